@@ -116,10 +116,15 @@ def parse_card(name: str) -> Card:
     try:
         return CARD_BY_NAME[name]
     except (KeyError, TypeError):
-        raise InvalidCardError(
-            f"{name!r} is not a card: write the rank then the suit letter, "
-            "e.g. AS, 10H, QD, 2C (KORT_RULES §1)"
-        ) from None
+        raise not_a_card(name) from None
+
+
+def not_a_card(name: object) -> InvalidCardError:
+    """Return the error for ``name``, which is not one of the 52 wire names."""
+    return InvalidCardError(
+        f"{name!r} is not a card: write the rank then the suit letter, "
+        "e.g. AS, 10H, QD, 2C (KORT_RULES §1)"
+    )
 
 
 def parse_suit(letter: str) -> Suit:
