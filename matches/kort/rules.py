@@ -1,0 +1,401 @@
+"""KORT round and match rules: pure functions over round summaries.
+
+Nothing here imports Django. Every rule cites its section of the product rulebook
+(``KORT_RULES.md``): round outcomes (§2), the Bavan vote (§4), the next trump caller (§5),
+the end of a match (§1), cups (§7) and the "My games" statistics fold (§8).
+
+Seats are ints 0..3 in order of play; team A holds seats 0 and 2, team B seats 1 and 3 (§1).
+Errors are :class:`InvalidRoundError` (a ``ValueError``) whose ``field`` names the wire field
+the problem concerns, so the API can answer ``{field: [message]}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+SEATS = (0, 1, 2, 3)
+TRICKS_TO_WIN = 7
+TRICKS_IN_ROUND = 13
+VOTE_LENGTH_MS = 30_000
+"""The Bavan vote lasts 30 s; a vote at exactly 30 000 ms is in time (KORT_RULES §4)."""
+
+
+class Team(StrEnum):
+    A = "A"
+    B = "B"
+
+    @property
+    def other(self) -> Team:
+        return Team.B if self is Team.A else Team.A
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        return (0, 2) if self is Team.A else (1, 3)
+
+
+def team_of(seat: int) -> Team:
+    """The team of ``seat`` (0..3): even seats are team A, odd seats team B (KORT_RULES §1)."""
+    return Team.A if seat % 2 == 0 else Team.B
+
+
+class Mode(StrEnum):
+    RANKED = "ranked"
+    ROOM = "room"
+
+
+TARGET_WINS = {Mode.RANKED: 3, Mode.ROOM: 7}
+"""Match wins that end a match, by mode (KORT_RULES §1)."""
+
+
+class Outcome(StrEnum):
+    WIN = "win"
+    KORT = "kort"
+    AT_KORT = "at_kort"
+    BAVAN = "bavan"
+    AT_BAVAN = "at_bavan"
+    BAVAN_FAILED = "bavan_failed"
+
+
+SHUTOUT_OUTCOMES = (
+    Outcome.KORT,
+    Outcome.AT_KORT,
+    Outcome.BAVAN,
+    Outcome.AT_BAVAN,
+    Outcome.BAVAN_FAILED,
+)
+"""Outcomes of a round that reached 7:0; the "My games" outcome counts (KORT_RULES §8)."""
+
+
+class BavanDecision(StrEnum):
+    GO = "go"
+    STOP = "stop"
+
+
+class Vote(StrEnum):
+    BAVAN = "bavan"
+    STOP = "stop"
+
+
+class InvalidRoundError(ValueError):
+    """A round report breaks a rule. ``field`` is the wire field it concerns."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """What a finished round counts for (KORT_RULES §2).
+
+    ``winner`` is the team awarded ``wins_awarded`` match wins; ``shutout_team`` is the team
+    that reached 7:0 (the Kort / At-kort / Bavan team) or None for a plain win.
+    """
+
+    outcome: Outcome
+    winner: Team
+    wins_awarded: int
+    trump_team: Team
+    shutout_team: Team | None = None
+
+    @property
+    def bavan_called(self) -> bool:
+        return self.outcome in (Outcome.BAVAN, Outcome.AT_BAVAN, Outcome.BAVAN_FAILED)
+
+
+_WINS = {
+    Outcome.WIN: 1,
+    Outcome.KORT: 5,
+    Outcome.AT_KORT: 7,
+    Outcome.BAVAN: 10,
+    Outcome.AT_BAVAN: 13,
+    Outcome.BAVAN_FAILED: 5,
+}
+
+
+def _check_tricks(tricks: Mapping[Team, int]) -> tuple[int, int]:
+    values = (tricks.get(Team.A), tricks.get(Team.B))
+    for team, value in zip(Team, values, strict=True):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidRoundError("tricks", f"tricks of team {team} must be a whole number")
+        if value < 0:
+            raise InvalidRoundError("tricks", f"tricks cannot be negative; got {value}")
+    return values[0], values[1]
+
+
+def round_outcome(
+    trump_seat: int, tricks: Mapping[Team, int], bavan: BavanDecision | None
+) -> RoundResult:
+    """The outcome of a finished round from its summary (KORT_RULES §2).
+
+    ``tricks`` maps each team to its final trick count; ``bavan`` is the Bavan decision taken at
+    7:0 (None when no 7:0 was reached).
+
+    Final tricks and decision must form one of: 7:1..7:6 with no decision (``win``); 7:0 with
+    ``stop`` (``kort`` for the trump team, ``at_kort`` for the defenders); 13:0 with ``go``
+    (``bavan`` / ``at_bavan``); (7+j):1, j = 0..5, with ``go`` (``bavan_failed``: the opponents
+    of the Bavan team get 5 wins).
+
+    Raises:
+        InvalidRoundError: on ``trump_seat`` outside 0..3, bad trick counts, or a combination
+            the rules do not allow (the message names the rule).
+    """
+    if isinstance(trump_seat, bool) or trump_seat not in SEATS:
+        raise InvalidRoundError("trump_seat", f"a seat is 0, 1, 2 or 3; got {trump_seat!r}")
+    a, b = _check_tricks(tricks)
+    trump_team = team_of(trump_seat)
+    leader = Team.A if a >= b else Team.B
+    high, low = max(a, b), min(a, b)
+
+    def result(outcome: Outcome, winner: Team, shutout: Team | None = None) -> RoundResult:
+        return RoundResult(outcome, winner, _WINS[outcome], trump_team, shutout)
+
+    if high == TRICKS_TO_WIN and 1 <= low <= 6 and bavan is None:
+        return result(Outcome.WIN, leader)
+    if low == 0 and high in (TRICKS_TO_WIN, TRICKS_IN_ROUND):
+        return _shutout(high, leader, trump_team, bavan, result)
+    if low == 1 and TRICKS_TO_WIN <= high <= TRICKS_IN_ROUND - 1 and bavan is BavanDecision.GO:
+        return result(Outcome.BAVAN_FAILED, leader.other, leader)
+    if low == 1 and high == TRICKS_TO_WIN and bavan is BavanDecision.STOP:
+        raise InvalidRoundError(
+            "bavan", "a Bavan decision is taken only at 7:0 (KORT_RULES §4); got 7:1 with 'stop'"
+        )
+    if bavan is BavanDecision.GO:
+        raise InvalidRoundError(
+            "tricks",
+            "a Bavan ends at 13:0 or when the opponents take their first trick, (7+j):1 "
+            f"(KORT_RULES §2); got {a}:{b}",
+        )
+    raise InvalidRoundError(
+        "tricks",
+        f"a round ends when a team reaches 7 tricks, 7:0 to 7:6 (KORT_RULES §1); got {a}:{b}",
+    )
+
+
+def _shutout(high, leader, trump_team, bavan, result) -> RoundResult:
+    trump_side = leader is trump_team
+    if high == TRICKS_TO_WIN:
+        if bavan is None:
+            raise InvalidRoundError(
+                "bavan", "a 7:0 needs the Bavan decision first: 'stop' or 'go' (KORT_RULES §4)"
+            )
+        if bavan is BavanDecision.GO:
+            raise InvalidRoundError(
+                "tricks",
+                "a Bavan ends at 13:0 or when the opponents take their first trick (KORT_RULES "
+                "§3); got 7:0 with 'go'",
+            )
+        return result(Outcome.KORT if trump_side else Outcome.AT_KORT, leader, leader)
+    if bavan is not BavanDecision.GO:
+        raise InvalidRoundError(
+            "bavan", "13:0 is reached only by going for Bavan: the decision must be 'go' (§3)"
+        )
+    return result(Outcome.BAVAN if trump_side else Outcome.AT_BAVAN, leader, leader)
+
+
+def next_trump_seat(trump_seat: int, result: RoundResult) -> int:
+    """The trump caller of the next round (KORT_RULES §5).
+
+    ``kort`` or ``bavan`` (the trump team's shutouts): the caller's partner. Any other round the
+    trump team won: the same caller. A round the defenders won: the next seat in play order.
+    """
+    if result.outcome in (Outcome.KORT, Outcome.BAVAN):
+        return (trump_seat + 2) % 4
+    if result.winner is result.trump_team:
+        return trump_seat
+    return (trump_seat + 1) % 4
+
+
+def match_winner(wins: Mapping[Team, int], target_wins: int) -> Team | None:
+    """The team whose match wins reached ``target_wins``, or None while the match is on (§1)."""
+    for team in Team:
+        if wins.get(team, 0) >= target_wins:
+            return team
+    return None
+
+
+# --- The Bavan vote (KORT_RULES §4) --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CastVote:
+    """One vote as cast: the voter's seat, ``bavan`` or ``stop``, and milliseconds after the
+    vote opened."""
+
+    seat: int
+    vote: Vote
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class VoteTally:
+    """The state of one Bavan vote of ``team``; fold votes in with :meth:`cast`.
+
+    ``decision`` and ``resolved_at_ms`` are set once the votes alone settle it (a ``stop``, or
+    the second ``bavan``); :meth:`at_deadline` settles the rest (KORT_RULES §4 table).
+    """
+
+    team: Team
+    votes: tuple[CastVote, ...] = ()
+    decision: BavanDecision | None = None
+    resolved_at_ms: int | None = None
+
+    def cast(self, vote: CastVote, field: str = "bavan_votes") -> VoteTally:
+        """The tally after ``vote``.
+
+        Raises:
+            InvalidRoundError: a voter not on the 7:0 team, a second vote by a seat, a vote after
+                the vote is resolved, or one after 30 000 ms (``field`` names where it came from).
+        """
+        if vote.seat not in self.team.seats:
+            raise InvalidRoundError(
+                field,
+                f"seat {vote.seat} cannot vote: only seats {self.team.seats[0]} and "
+                f"{self.team.seats[1]} of the 7:0 team vote (KORT_RULES §4)",
+            )
+        if any(v.seat == vote.seat for v in self.votes):
+            raise InvalidRoundError(
+                field, f"seat {vote.seat} already voted; a vote cannot be changed (KORT_RULES §4)"
+            )
+        if self.decision is not None:
+            raise InvalidRoundError(
+                field,
+                f"seat {vote.seat} voted after the vote was resolved at {self.resolved_at_ms} ms "
+                "(KORT_RULES §4)",
+            )
+        if not 0 <= vote.at_ms <= VOTE_LENGTH_MS:
+            raise InvalidRoundError(
+                field,
+                f"seat {vote.seat} voted at {vote.at_ms} ms; votes count from 0 to 30000 ms "
+                "(KORT_RULES §4)",
+            )
+        votes = (*self.votes, vote)
+        decision = None
+        if vote.vote is Vote.STOP:
+            decision = BavanDecision.STOP
+        elif len(votes) == 2:
+            decision = BavanDecision.GO
+        resolved_at = vote.at_ms if decision else None
+        return VoteTally(self.team, votes, decision, resolved_at)
+
+    def at_deadline(self) -> VoteTally:
+        """The tally once the 30 s have passed: one ``bavan`` and silence is ``go``; both silent
+        is a refusal (KORT_RULES §4)."""
+        if self.decision is not None:
+            return self
+        decision = BavanDecision.GO if self.votes else BavanDecision.STOP
+        return VoteTally(self.team, self.votes, decision, VOTE_LENGTH_MS)
+
+
+def resolve_votes(team: Team, votes: Iterable[CastVote]) -> VoteTally:
+    """Resolve a finished vote of ``team`` from every vote as cast, in the order cast.
+
+    Votes are taken in order of ``at_ms`` (ties keep the listed order). Returns the resolved
+    tally: ``decision`` is never None.
+
+    Raises:
+        InvalidRoundError: (field ``bavan_votes``) for any vote §4 would reject.
+    """
+    tally = VoteTally(team)
+    for vote in sorted(votes, key=lambda v: v.at_ms):
+        tally = tally.cast(vote)
+    return tally.at_deadline()
+
+
+# --- Cups (KORT_RULES §7) ------------------------------------------------------------------
+
+MATCH_BONUS = 2
+CLEAN_SWEEP_BONUS = 3
+
+
+def match_cups(results: Sequence[RoundResult], winner: Team, wins: Mapping[Team, int]) -> dict:
+    """Cup change of each team's human players for a finished ranked match (KORT_RULES §7).
+
+    ``results`` are the match's rounds in order, ``winner`` the match winner and ``wins`` the
+    final match wins. Returns ``{Team.A: delta, Team.B: delta}`` (cups, ints): per round +v to
+    the round's winners and -v to its losers (v = the match wins the round awarded), then +2 to
+    the match winners and +3 more when the losers ended on 0 wins.
+    """
+    cups = dict.fromkeys(Team, 0)
+    for result in results:
+        cups[result.winner] += result.wins_awarded
+        cups[result.winner.other] -= result.wins_awarded
+    cups[winner] += MATCH_BONUS
+    if wins.get(winner.other, 0) == 0:
+        cups[winner] += CLEAN_SWEEP_BONUS
+    return cups
+
+
+# --- "My games" statistics (KORT_RULES §8) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatsLine:
+    """One team's "My games" counts over some rounds and matches (KORT_RULES §8).
+
+    ``outcomes`` maps each shutout outcome to ``(team, opponents)``: rounds in which the own
+    team, or the opponents, were the 7:0 team with that outcome.
+    """
+
+    matches_played: int = 0
+    matches_won: int = 0
+    matches_lost: int = 0
+    rounds_played: int = 0
+    rounds_won: int = 0
+    bavan_called: int = 0
+    bavan_made: int = 0
+    outcomes: Mapping[Outcome, tuple[int, int]] = field(
+        default_factory=lambda: dict.fromkeys(SHUTOUT_OUTCOMES, (0, 0))
+    )
+
+    def __add__(self, other: StatsLine) -> StatsLine:
+        return StatsLine(
+            self.matches_played + other.matches_played,
+            self.matches_won + other.matches_won,
+            self.matches_lost + other.matches_lost,
+            self.rounds_played + other.rounds_played,
+            self.rounds_won + other.rounds_won,
+            self.bavan_called + other.bavan_called,
+            self.bavan_made + other.bavan_made,
+            {
+                o: (
+                    self.outcomes[o][0] + other.outcomes[o][0],
+                    self.outcomes[o][1] + other.outcomes[o][1],
+                )
+                for o in SHUTOUT_OUTCOMES
+            },
+        )
+
+
+def round_stats(result: RoundResult, team: Team) -> StatsLine:
+    """What one finished round adds to the statistics of a player of ``team`` (KORT_RULES §8).
+
+    "Bavan called" counts rounds in which the player's team went for Bavan (made or failed);
+    "made" those that reached 13:0.
+    """
+    outcomes = dict.fromkeys(SHUTOUT_OUTCOMES, (0, 0))
+    own = result.shutout_team is team
+    if result.shutout_team is not None:
+        outcomes[result.outcome] = (1, 0) if own else (0, 1)
+    called = own and result.bavan_called
+    made = called and result.outcome is not Outcome.BAVAN_FAILED
+    return StatsLine(
+        rounds_played=1,
+        rounds_won=int(result.winner is team),
+        bavan_called=int(called),
+        bavan_made=int(made),
+        outcomes=outcomes,
+    )
+
+
+def match_stats(results: Sequence[RoundResult], winner: Team, team: Team) -> StatsLine:
+    """The statistics a finished match adds for a player of ``team`` (KORT_RULES §8)."""
+    line = StatsLine(
+        matches_played=1, matches_won=int(winner is team), matches_lost=int(winner is not team)
+    )
+    for result in results:
+        line = line + round_stats(result, team)
+    return line
