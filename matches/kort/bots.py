@@ -9,13 +9,9 @@ import random
 from collections.abc import Callable, Sequence
 
 from matches.kort.cards import CARD_NAMES, RANK_OF, SUIT_OF, Card, Suit, mask_of
-from matches.kort.engine import (
-    BavanDecision,
-    DeclarationKind,
-    IllegalPlayError,
-    RoundState,
-)
+from matches.kort.engine import DeclarationKind, IllegalPlayError, RoundState
 from matches.kort.replay import Record
+from matches.kort.rules import BavanDecision
 
 FIRST_CARDS = 5
 """The trump caller names trump from this many first cards of their hand (KORT_RULES §1)."""

@@ -52,6 +52,7 @@ from matches.kort.cards import (
     Suit,
     cards_in,
 )
+from matches.kort.rules import BavanDecision, RoundResult, Team, round_outcome
 
 SEATS = 4
 HAND_SIZE = 13
@@ -61,13 +62,6 @@ SAR_ONLY_FROM = 5
 """Outside Bavan, a team with this many tricks or more may declare only Sar (KORT_RULES §3)."""
 
 NO_TEAM = -1
-
-
-class BavanDecision(StrEnum):
-    """What the 7:0 team decided (KORT_RULES §4)."""
-
-    GO = "go"
-    STOP = "stop"
 
 
 class DeclarationKind(StrEnum):
@@ -112,11 +106,6 @@ class Trick:
     leader: int
     cards: tuple[Card, ...]
     winner: int
-
-
-def team_index(seat: int) -> int:
-    """Return 0 for team A (seats 0, 2) and 1 for team B (seats 1, 3) (KORT_RULES §1)."""
-    return seat & 1
 
 
 def check_deal(hands: Sequence[int]) -> None:
@@ -269,6 +258,16 @@ class RoundState:
     def is_over(self) -> bool:
         """True once the round has ended; False while on or waiting for the Bavan decision."""
         return self._over
+
+    def outcome(self) -> RoundResult | None:
+        """Return what the finished round counts for (KORT_RULES §2), or None while it is on.
+
+        None also while the round waits for the Bavan decision at 7:0.
+        """
+        if not self._over:
+            return None
+        a, b = self._taken
+        return round_outcome(self.trump_seat, {Team.A: a, Team.B: b}, self._bavan)
 
     def legal_mask(self) -> int:
         """Return the mask of the cards the seat to play may play (0 when no card may be played).

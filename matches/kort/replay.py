@@ -25,13 +25,13 @@ from matches.kort.engine import (
     ALL_TRICKS,
     BAVAN_DECISIONS,
     DECLARATION_KINDS,
-    BavanDecision,
     Declaration,
     DeclarationKind,
     IllegalPlayError,
     InvalidDealError,
     RoundState,
 )
+from matches.kort.rules import BavanDecision, RoundResult
 
 _FIELDS = frozenset({"trump_suit", "hands", "tricks", "declarations"})
 _DECLARATION_FIELDS = frozenset({"seat", "kind", "before_trick"})
@@ -102,7 +102,8 @@ class ReplayResult:
     ``tricks`` is ``(team A, team B)``; ``bavan`` the decision at 7:0 (given or implied by play
     past 7:0), or None; ``vote_pending`` is True when the record stops at 7:0 with no decision;
     ``trick_winners`` the seat that took each trick; ``hands_left`` the unplayed cards of each
-    seat as masks (the hands shown at a pending 7:0, KORT_RULES §4).
+    seat as masks (the hands shown at a pending 7:0, KORT_RULES §4); ``outcome`` what the round
+    counts for (KORT_RULES §2), None while the vote is pending.
     """
 
     tricks: tuple[int, int]
@@ -111,6 +112,7 @@ class ReplayResult:
     trick_winners: tuple[int, ...]
     declarations: tuple[Declaration, ...]
     hands_left: tuple[int, ...]
+    outcome: RoundResult | None
 
 
 def replay_record(
@@ -295,6 +297,7 @@ def _result(state: RoundState, decision: BavanDecision | None) -> ReplayResult:
         trick_winners=state.trick_winners,
         declarations=state.declarations,
         hands_left=state.hands,
+        outcome=state.outcome(),
     )
 
 
