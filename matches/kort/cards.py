@@ -32,6 +32,9 @@ class Suit(IntEnum):
     D = 2
     C = 3
 
+    def __repr__(self) -> str:
+        return f"Suit.{self.name}"
+
     @property
     def letter(self) -> str:
         """The wire letter, e.g. ``"H"``."""

@@ -70,6 +70,9 @@ class DeclarationKind(StrEnum):
     SAR = "sar"
     TROP = "trop"
 
+    def __repr__(self) -> str:
+        return f"DeclarationKind.{self.name}"
+
 
 DECLARATION_KINDS = frozenset(DeclarationKind)
 """The declaration kinds; ``"sar" in DECLARATION_KINDS`` holds for the wire strings too."""
