@@ -94,6 +94,9 @@ CARD_NAMES: tuple[str, ...] = tuple(
 CARD_BY_NAME: dict[str, int] = {name: card for card, name in enumerate(CARD_NAMES)}
 """The wire notation of each card, mapped to the card."""
 
+CARD_BITS: dict[str, int] = {name: 1 << card for name, card in CARD_BY_NAME.items()}
+"""The wire notation of each card, mapped to the card's bit in a hand mask."""
+
 SUIT_BY_LETTER: dict[str, Suit] = {suit.letter: suit for suit in Suit}
 
 

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
 
-from matches.kort.cards import CARD_BY_NAME, InvalidSuitError, not_a_card, parse_suit
+from matches.kort.cards import CARD_BITS, CARD_BY_NAME, InvalidSuitError, not_a_card, parse_suit
 from matches.kort.engine import (
     ALL_TRICKS,
     BAVAN_DECISIONS,
     DECLARATION_KINDS,
+    TRICKS_TO_WIN,
     Declaration,
     DeclarationKind,
     IllegalPlayError,
@@ -35,6 +38,11 @@ from matches.kort.rules import BavanDecision, RoundResult
 
 _FIELDS = frozenset({"trump_suit", "hands", "tricks", "declarations"})
 _DECLARATION_FIELDS = frozenset({"seat", "kind", "before_trick"})
+_NOT_ROWS = {
+    "hands": "hands must be a list of 4 lists of cards, one per seat",
+    "tricks": "tricks must be a list of lists of 4 cards, one per trick",
+}
+_ROW_TYPES = (list, tuple)
 
 
 class InvalidRecordError(ValueError):
@@ -61,25 +69,18 @@ class Record:
 
     @classmethod
     def from_wire(cls, play: Mapping[str, Any]) -> Record:
-        """Build a record from its JSON form, checking only its shape.
+        """Build a record from its JSON form, checking only its shape (cards are not parsed).
 
         Raises:
             InvalidRecordError: not an object with ``trump_suit``, ``hands`` and ``tricks`` (and
                 optional ``declarations``), or a part of the wrong type.
         """
-        if not isinstance(play, Mapping):
-            raise InvalidRecordError("play", "the record must be an object")
-        unknown = set(play) - _FIELDS
-        missing = _FIELDS - {"declarations"} - set(play)
-        if unknown or missing:
-            field = sorted(unknown or missing)[0]
-            problem = "is not a field of a record" if unknown else "is required"
-            raise InvalidRecordError(f"play.{field}", f"{field} {problem}")
+        trump_suit, hands, tricks, declarations = _parts(play)
         return cls(
-            trump_suit=play["trump_suit"],
-            hands=_lists_of_lists(play["hands"], "play.hands", "hand"),
-            tricks=_lists_of_lists(play["tricks"], "play.tricks", "trick"),
-            declarations=_declarations(play.get("declarations", [])),
+            trump_suit=trump_suit,
+            hands=_rows(hands, "hands"),
+            tricks=_rows(tricks, "tricks"),
+            declarations=declarations,
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -130,22 +131,46 @@ def replay_record(
             stops before the end (other than a pending 7:0), a ``stop`` contradicted by play
             past 7:0, a decision with no 7:0, or a refused declaration.
     """
-    if not isinstance(record, Record):
-        record = Record.from_wire(record)
-    state = _initial_state(record, trump_seat)
-    declarations = _by_trick(record.declarations, len(record.tricks))
+    trump_suit, hands, tricks, declarations = _parts(record)
+    state = _initial_state(trump_suit, hands, trump_seat)
+    by_trick = _by_trick(declarations, len(tricks))
     decision = _decision(bavan)
-    for number, trick in enumerate(record.tricks, start=1):
-        _start_trick(state, number, decision)
-        for declaration in declarations.get(number, ()):
-            _declare(state, declaration)
+    for number, trick in enumerate(tricks, start=1):
+        if number > TRICKS_TO_WIN:  # no round ends or pauses before its 7th trick
+            _start_trick(state, number, decision)
+        if number in by_trick:
+            for declaration in by_trick[number]:
+                _declare(state, declaration)
         _play_trick(state, number, trick)
     return _result(state, decision)
 
 
-def _lists_of_lists(value: Any, field: str, noun: str) -> tuple[tuple[str, ...], ...]:
-    if not isinstance(value, list | tuple) or not all(isinstance(v, list | tuple) for v in value):
-        raise InvalidRecordError(field, f"{field} must be a list of lists of cards, one per {noun}")
+def _parts(record: Mapping[str, Any] | Record) -> tuple[Any, Any, Any, tuple[Declaration, ...]]:
+    """``(trump_suit, hands, tricks, declarations)`` of a record or of its JSON form.
+
+    Checks the fields and that hands and tricks are lists; their rows are checked as they are
+    read.
+    """
+    if isinstance(record, Record):
+        return record.trump_suit, record.hands, record.tricks, record.declarations
+    if not isinstance(record, Mapping):
+        raise InvalidRecordError("play", "the record must be an object")
+    unknown = set(record) - _FIELDS
+    missing = _FIELDS - {"declarations"} - set(record)
+    if unknown or missing:
+        field = sorted(unknown or missing)[0]
+        problem = "is not a field of a record" if unknown else "is required"
+        raise InvalidRecordError(f"play.{field}", f"{field} {problem}")
+    for field in ("hands", "tricks"):
+        if not isinstance(record[field], list | tuple):
+            raise InvalidRecordError(f"play.{field}", _NOT_ROWS[field])
+    declarations = _declarations(record.get("declarations", ()))
+    return record["trump_suit"], record["hands"], record["tricks"], declarations
+
+
+def _rows(value: Any, field: str) -> tuple[tuple[str, ...], ...]:
+    if not all(type(row) in _ROW_TYPES for row in value):
+        raise InvalidRecordError(f"play.{field}", _NOT_ROWS[field])
     return tuple(map(tuple, value))
 
 
@@ -177,16 +202,19 @@ def _is_declaration(item: Any) -> bool:
     )
 
 
-def _hand_mask(seat: int, names: tuple[str, ...]) -> int:
-    mask = 0
-    for position, name in enumerate(names, start=1):
-        card = _card(name)
-        if card is None:
-            problem = f"seat {seat}, card {position}: {not_a_card(name)}"
-            raise InvalidRecordError("play.hands", problem)
-        if mask >> card & 1:
-            raise InvalidRecordError("play.hands", f"seat {seat}: {name} is listed twice")
-        mask |= 1 << card
+def _hand_mask(seat: int, names: Any) -> int:
+    """The mask of one dealt hand; the number of cards is checked with the whole deal."""
+    if type(names) not in _ROW_TYPES:
+        raise InvalidRecordError("play.hands", _NOT_ROWS["hands"])
+    try:
+        mask = reduce(or_, [CARD_BITS[name] for name in names], 0)
+    except (KeyError, TypeError):
+        position, name = next((i, n) for i, n in enumerate(names, 1) if _card(n) is None)
+        problem = f"seat {seat}, card {position}: {not_a_card(name)}"
+        raise InvalidRecordError("play.hands", problem) from None
+    if mask.bit_count() != len(names):
+        twice = next(n for i, n in enumerate(names) if n in names[:i])
+        raise InvalidRecordError("play.hands", f"seat {seat}: {twice} is listed twice")
     return mask
 
 
@@ -195,16 +223,16 @@ def _card(name: Any) -> int | None:
     return CARD_BY_NAME.get(name) if isinstance(name, str) else None
 
 
-def _initial_state(record: Record, trump_seat: int) -> RoundState:
+def _initial_state(trump_suit: Any, hands: Any, trump_seat: int) -> RoundState:
     try:
-        trump_suit = parse_suit(record.trump_suit)
+        suit = parse_suit(trump_suit)
     except InvalidSuitError as error:
         raise InvalidRecordError("play.trump_suit", str(error)) from None
-    if trump_seat not in range(4) or type(trump_seat) is not int:
+    if type(trump_seat) is not int or trump_seat not in range(4):
         raise InvalidRecordError("trump_seat", f"{trump_seat!r} is not a seat (0..3)")
-    hands = [_hand_mask(seat, names) for seat, names in enumerate(record.hands)]
+    masks = [_hand_mask(seat, names) for seat, names in enumerate(hands)]
     try:
-        return RoundState(hands, trump_suit, trump_seat)
+        return RoundState(masks, suit, trump_seat)
     except InvalidDealError as error:
         raise InvalidRecordError("play.hands", str(error)) from None
 
@@ -258,23 +286,25 @@ def _declare(state: RoundState, declaration: Declaration) -> None:
         raise InvalidRecordError("play.declarations", str(error)) from None
 
 
-def _play_trick(state: RoundState, number: int, trick: tuple[str, ...]) -> None:
+def _play_trick(state: RoundState, number: int, trick: Any) -> None:
+    if type(trick) not in _ROW_TYPES:
+        raise InvalidRecordError("play.tricks", _NOT_ROWS["tricks"])
     if len(trick) != 4:
         raise InvalidRecordError(
             "play.tricks",
             f"trick {number} has {len(trick)} cards; a trick has 4, in play order from its "
             "leader (KORT_RULES §1)",
         )
-    for name in trick:
-        card = _card(name)
-        if card is None:
-            raise InvalidRecordError(
-                "play.tricks", f"trick {number}, seat {state.to_play}: {not_a_card(name)}"
-            )
-        try:
-            state.play(card)
-        except IllegalPlayError as error:
-            raise InvalidRecordError("play.tricks", str(error)) from None
+    play = state.play
+    try:
+        for name in trick:
+            play(CARD_BY_NAME[name])
+    except (KeyError, TypeError):
+        name = next(n for n in trick if _card(n) is None)
+        where = f"trick {number}, seat {state.to_play}"
+        raise InvalidRecordError("play.tricks", f"{where}: {not_a_card(name)}") from None
+    except IllegalPlayError as error:
+        raise InvalidRecordError("play.tricks", str(error)) from None
 
 
 def _result(state: RoundState, decision: BavanDecision | None) -> ReplayResult:

@@ -164,12 +164,17 @@ def test_declarations_are_optional():
 
 
 @pytest.mark.parametrize("hands", ["AS KS", [["AS"], "KS"], None])
-def test_hands_must_be_lists_of_lists(hands):
-    rejected(edited(golden.WIN, hands=hands), "play.hands", "must be a list of lists of cards")
+@pytest.mark.parametrize("parse", [lambda play: play, Record.from_wire])
+def test_hands_must_be_lists_of_lists(hands, parse):
+    with pytest.raises(InvalidRecordError, match=r"^hands must be a list of 4 lists of cards"):
+        replay_record(parse(edited(golden.WIN, hands=hands)), 0)
 
 
-def test_tricks_must_be_lists_of_lists():
-    rejected(edited(golden.WIN, tricks=["2H AH 2D 2C"]), "play.tricks", "list of lists")
+@pytest.mark.parametrize("tricks", ["2H AH 2D 2C", ["2H AH 2D 2C"], 7])
+@pytest.mark.parametrize("parse", [lambda play: play, Record.from_wire])
+def test_tricks_must_be_lists_of_lists(tricks, parse):
+    with pytest.raises(InvalidRecordError, match=r"^tricks must be a list of lists of 4 cards"):
+        replay_record(parse(edited(golden.WIN, tricks=tricks)), 0)
 
 
 @pytest.mark.parametrize(
