@@ -26,9 +26,9 @@ Decisions where the spec is silent
   contract is not played), so no pair's result is ever negative.
 * **Kapo points** follow §4 and §5 literally: a made Kapo gives the playing pair PC + Pp, that is
   (C + K) + (C + VCp / 10), doubled PC under Kontra.
-* **Who took tricks.** At least one pair took a trick (eight are played). A pair that took no trick
-  has 0 trick whists; a pair with 0 trick whists may still have taken a trick worth nothing, which
-  breaks a Kapo (§3).
+* **Who took tricks.** A pair that took no trick has 0 trick whists, so the other pair has all S
+  of them (and both pairs cannot be without tricks). A pair with 0 trick whists may still have
+  taken a trick worth nothing, which breaks a Kapo (§3).
 * **Trick whists are not checked against the card values** (1 whist, for instance, cannot be made
   from cards); :mod:`matches.belote.cards` counts them from the cards when those are known.
 """
@@ -313,7 +313,3 @@ def _check_took_tricks(deal: Deal) -> None:
                 f"a pair that took no trick has 0 trick whists; "
                 f"the {pair} pair has {deal.tricks_whists[pair]}",
             )
-    if not (deal.playing_took_tricks or deal.whisting_took_tricks):
-        raise InvalidDealError(
-            "whisting_took_tricks", "eight tricks are played, so at least one pair took a trick"
-        )
