@@ -151,11 +151,6 @@ def test_stop_on_7_1_blames_the_decision(a, b):
     assert "7:0" in caught.value.message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules.py blames 'tricks' for 'stop' on 7:2 .. 7:6 with the message 'a round ends when "
-    "a team reaches 7 tricks, 7:0 to 7:6; got 7:3', which the score satisfies; 7:1 blames 'bavan'",
-)
 @pytest.mark.parametrize(
     ("a", "b"), [*((7, k) for k in range(2, 7)), *((k, 7) for k in range(2, 7))]
 )
@@ -223,10 +218,6 @@ def test_a_trump_seat_outside_0_to_3_is_rejected(seat):
     assert repr(seat) in caught.value.message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules.py accepts a float trump seat (1.0 in (0, 1, 2, 3)) while it rejects 7.0 tricks",
-)
 def test_a_float_trump_seat_is_rejected():
     with pytest.raises(InvalidRoundError) as caught:
         round_outcome(1.0, tricks(7, 3), None)
