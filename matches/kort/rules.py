@@ -143,7 +143,7 @@ def round_outcome(
         InvalidRoundError: on ``trump_seat`` outside 0..3, bad trick counts, or a combination
             the rules do not allow (the message names the rule).
     """
-    if isinstance(trump_seat, bool) or trump_seat not in SEATS:
+    if type(trump_seat) is not int or trump_seat not in SEATS:
         raise InvalidRoundError("trump_seat", f"a seat is 0, 1, 2 or 3; got {trump_seat!r}")
     a, b = _check_tricks(tricks)
     trump_team = team_of(trump_seat)
@@ -159,9 +159,10 @@ def round_outcome(
         return _shutout(high, leader, trump_team, bavan, result)
     if low == 1 and TRICKS_TO_WIN <= high <= TRICKS_IN_ROUND - 1 and bavan is BavanDecision.GO:
         return result(Outcome.BAVAN_FAILED, leader.other, leader)
-    if low == 1 and high == TRICKS_TO_WIN and bavan is BavanDecision.STOP:
+    if high == TRICKS_TO_WIN and 1 <= low <= 6 and bavan is BavanDecision.STOP:
         raise InvalidRoundError(
-            "bavan", "a Bavan decision is taken only at 7:0 (KORT_RULES §4); got 7:1 with 'stop'"
+            "bavan",
+            f"a Bavan decision is taken only at 7:0 (KORT_RULES §4); got {a}:{b} with 'stop'",
         )
     if bavan is BavanDecision.GO:
         raise InvalidRoundError(

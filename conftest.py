@@ -1,0 +1,114 @@
+"""Test fixtures shared by the whole suite: a service key, a fixed cast of four players (team A
+= seats 0 and 2, team B = seats 1 and 3) and API clients that run on-commit callbacks, so the
+finalization task runs as it does in production (in-process unless a test asks for a worker).
+"""
+
+import os
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+from rest_framework_api_key.models import APIKey
+
+from kort_site.celery import app as celery_app
+from ranking.services import player_create
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+SERVICES = {
+    "postgres": ("DATABASE_URL", ("postgres://", "postgresql://")),
+    "worker": ("CELERY_BROKER_URL", ("redis://", "amqp://", "pyamqp://")),
+}
+
+
+def _missing_services(keywords) -> list[str]:
+    missing = []
+    for marker, (variable, schemes) in SERVICES.items():
+        wanted = marker in keywords or (marker == "postgres" and "worker" in keywords)
+        if wanted and not os.environ.get(variable, "").startswith(schemes):
+            missing.append(f"{variable} ({' or '.join(schemes)})")
+    return missing
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``postgres`` or ``worker`` need PostgreSQL, or a broker and a real Celery
+    worker. Elsewhere they are skipped; in CI a missing service stops the run loudly."""
+    for item in items:
+        missing = _missing_services(item.keywords)
+        if not missing:
+            continue
+        if IN_CI:
+            raise pytest.UsageError(f"CI runs every test; {item.nodeid} needs {', '.join(missing)}")
+        item.add_marker(pytest.mark.skip(reason=f"needs {', '.join(missing)}"))
+
+
+@pytest.fixture(autouse=True)
+def _tasks_in_process(request):
+    """Run Celery tasks in-process, except in tests that use the real worker."""
+    eager = "worker" not in request.keywords
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+class Api:
+    """An API client for tests: ``api.post(path, body)`` returns the response; on-commit
+    callbacks (queued tasks) run when the request's transaction commits."""
+
+    def __init__(self, client, capture):
+        self.client = client
+        self._capture = capture
+
+    def _call(self, method, path, body=None, **kwargs):
+        with self._capture(execute=True):
+            return getattr(self.client, method)(path, body, format="json", **kwargs)
+
+    def get(self, path, params=None):
+        return self._call("get", path, params)
+
+    def post(self, path, body=None):
+        return self._call("post", path, body)
+
+    def as_service(self, key: str) -> "Api":
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Api-Key {key}")
+        return Api(client, self._capture)
+
+    def as_player(self, token: str) -> "Api":
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        return Api(client, self._capture)
+
+
+@pytest.fixture
+def api(db, django_capture_on_commit_callbacks):
+    """An anonymous client (public reads)."""
+    return Api(APIClient(), django_capture_on_commit_callbacks)
+
+
+@pytest.fixture
+def service_key(db) -> str:
+    _, key = APIKey.objects.create_key(name="game-server")
+    return key
+
+
+@pytest.fixture
+def service(api, service_key) -> Api:
+    """A client acting as a game server."""
+    return api.as_service(service_key)
+
+
+@pytest.fixture
+def cast(db):
+    """Four human players: seats 0..3 of a match in this order (Amir, Bita, Cyrus, Dara)."""
+    return [
+        player_create(username=name.lower(), display_name=name)
+        for name in ("Amir", "Bita", "Cyrus", "Dara")
+    ]
+
+
+@pytest.fixture
+def on_postgres():
+    return connection.vendor == "postgresql"

@@ -1,0 +1,148 @@
+"""Matches, their seats and rounds (KORT_RULES §1, §2, §4, §5; API.md "Matches")."""
+
+from django.db import models
+from django.db.models import Q
+
+from matches.kort.rules import BavanDecision, Mode, Outcome, RoundResult, Team, team_of
+
+TEAM_CHOICES = [(t.value, t.value) for t in Team]
+
+
+class MatchStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress"
+    COMPLETED = "completed"
+    FINALIZED = "finalized"
+
+
+class Match(models.Model):
+    """A series of rounds to ``target_wins`` (3 ranked, 7 room). ``next_trump_seat`` is the
+    caller the next reported round must name (KORT_RULES §5); ``status`` goes in_progress →
+    completed (a team reached the target) → finalized (cups and statistics applied)."""
+
+    mode = models.CharField(max_length=8, choices=[(m.value, m.value) for m in Mode])
+    target_wins = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=12, choices=MatchStatus.choices, default=MatchStatus.IN_PROGRESS
+    )
+    first_trump_seat = models.PositiveSmallIntegerField()
+    next_trump_seat = models.PositiveSmallIntegerField()
+    wins_a = models.PositiveSmallIntegerField(default=0)
+    wins_b = models.PositiveSmallIntegerField(default=0)
+    winner = models.CharField(max_length=1, choices=TEAM_CHOICES, null=True, blank=True)
+    external_id = models.CharField(max_length=120, null=True, blank=True)
+    service_key = models.ForeignKey(
+        "rest_framework_api_key.APIKey",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches",
+    )
+    client_version = models.CharField(max_length=40, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    finalized_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["service_key", "external_id"],
+                condition=Q(external_id__isnull=False),
+                name="one_match_per_external_id",
+            ),
+            models.CheckConstraint(
+                condition=Q(mode="ranked", target_wins=3) | Q(mode="room", target_wins=7),
+                name="target_wins_by_mode",
+            ),
+            models.CheckConstraint(
+                condition=Q(first_trump_seat__lte=3) & Q(next_trump_seat__lte=3),
+                name="trump_seats_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="in_progress", winner__isnull=True)
+                | (~Q(status="in_progress") & Q(winner__isnull=False)),
+                name="winner_iff_match_over",
+            ),
+        ]
+
+    def __str__(self):
+        return f"match {self.pk} ({self.mode})"
+
+    @property
+    def wins(self) -> dict[Team, int]:
+        return {Team.A: self.wins_a, Team.B: self.wins_b}
+
+    @property
+    def is_ranked(self) -> bool:
+        return self.mode == Mode.RANKED
+
+
+class Seat(models.Model):
+    """A player's seat (0..3) in a match; team A = seats 0 and 2, team B = seats 1 and 3."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("ranking.Player", on_delete=models.PROTECT, related_name="seats")
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["match", "player"], name="one_seat_per_player"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="seat_in_range"),
+        ]
+
+    def __str__(self):
+        return f"seat {self.seat} of match {self.match_id}: {self.player_id}"
+
+    @property
+    def team(self) -> Team:
+        return team_of(self.seat)
+
+
+class Round(models.Model):
+    """A finished round as reported, with the outcome the rules gave it (KORT_RULES §2).
+    ``report`` keeps the report's canonical body, so a resend can be recognised."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    trump_seat = models.PositiveSmallIntegerField()
+    tricks_a = models.PositiveSmallIntegerField()
+    tricks_b = models.PositiveSmallIntegerField()
+    bavan = models.CharField(
+        max_length=4, choices=[(d.value, d.value) for d in BavanDecision], null=True, blank=True
+    )
+    bavan_votes = models.JSONField(default=list, blank=True)
+    outcome = models.CharField(max_length=12, choices=[(o.value, o.value) for o in Outcome])
+    winner = models.CharField(max_length=1, choices=TEAM_CHOICES)
+    wins_awarded = models.PositiveSmallIntegerField()
+    shutout_team = models.CharField(max_length=1, choices=TEAM_CHOICES, null=True, blank=True)
+    report = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_round_per_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_one"),
+            models.CheckConstraint(
+                condition=Q(tricks_a__lte=13) & Q(tricks_b__lte=13) & Q(trump_seat__lte=3),
+                name="round_values_in_range",
+            ),
+        ]
+
+    def __str__(self):
+        return f"round {self.number} of match {self.match_id}: {self.outcome}"
+
+    @property
+    def result(self) -> RoundResult:
+        """The stored round as the rules module's value object."""
+        return RoundResult(
+            outcome=Outcome(self.outcome),
+            winner=Team(self.winner),
+            wins_awarded=self.wins_awarded,
+            trump_team=team_of(self.trump_seat),
+            shutout_team=Team(self.shutout_team) if self.shutout_team else None,
+        )

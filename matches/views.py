@@ -1,0 +1,103 @@
+"""Match endpoints (API.md "Matches"): thin views over services and selectors."""
+
+import django_filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from matches import selectors, services
+from matches.models import Match
+from matches.serializers import (
+    MatchCreateSerializer,
+    MatchSerializer,
+    RoundReportedSerializer,
+    RoundReportSerializer,
+)
+from ranking.auth import IsServiceKey
+from ranking.models import Player
+
+
+class MatchFilter(django_filters.FilterSet):
+    class Meta:
+        model = Match
+        fields = ["mode", "status"]
+
+
+class PlayerMatchFilter(django_filters.FilterSet):
+    result = django_filters.ChoiceFilter(
+        choices=[("won", "won"), ("lost", "lost")], method="filter_result"
+    )
+
+    class Meta:
+        model = Match
+        fields = ["mode", "status", "result"]
+
+    def filter_result(self, queryset, name, value):
+        player_id = self.request.parser_context["kwargs"]["player_id"]
+        return queryset.filter(selectors.player_result_q(player_id, value))
+
+
+class PlayerMatchesView(generics.ListAPIView):
+    """A player's matches, newest first: the "My games" history (API.md "Players")."""
+
+    serializer_class = MatchSerializer
+    filterset_class = PlayerMatchFilter
+
+    def get_queryset(self):
+        player_id = self.kwargs["player_id"]
+        if not Player.objects.filter(pk=player_id).exists():
+            raise NotFound(f"player {player_id} does not exist")
+        return selectors.player_matches(player_id)
+
+
+class MatchViewSet(
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Matches: create (service key), read (public), report rounds (service key)."""
+
+    serializer_class = MatchSerializer
+    filterset_class = MatchFilter
+    lookup_value_regex = r"[0-9]+"
+
+    def get_queryset(self):
+        return selectors.matches_with_details()
+
+    def get_permissions(self):
+        if self.action in ("create", "rounds"):
+            return [IsServiceKey()]
+        return [AllowAny()]
+
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer})
+    def create(self, request):
+        given = MatchCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        match, created = services.match_create(service_key=request.auth, **given.validated_data)
+        body = MatchSerializer(self.get_queryset().get(pk=match.pk)).data
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+    @extend_schema(request=RoundReportSerializer, responses={201: RoundReportedSerializer})
+    @action(detail=True, methods=["post"])
+    def rounds(self, request, pk=None):
+        """Report the next round of the match (summary form)."""
+        given = RoundReportSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        try:
+            round_, created = services.round_report(match_id=int(pk), report=given.validated_data)
+        except Match.DoesNotExist:
+            raise NotFound("no such match") from None
+        match = self.get_queryset().get(pk=round_.match_id)
+        body = {
+            "number": round_.number,
+            "outcome": round_.outcome,
+            "winner": round_.winner,
+            "wins_awarded": round_.wins_awarded,
+            "next_trump_seat": match.next_trump_seat,
+            "match": MatchSerializer(match).data,
+        }
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)

@@ -1,0 +1,54 @@
+"""API credentials (API.md "Conventions"): service keys for game servers, player tokens for
+players. ``request.auth`` is the service key (an ``APIKey``) or the player's token."""
+
+from django.contrib.auth.models import AnonymousUser
+from rest_framework import exceptions, permissions
+from rest_framework.authentication import BaseAuthentication, TokenAuthentication
+from rest_framework_api_key.models import APIKey
+from rest_framework_api_key.permissions import KeyParser
+
+
+class PlayerTokenAuthentication(TokenAuthentication):
+    """``Authorization: Token <key>``: acts as the human player who owns the token."""
+
+    def authenticate_credentials(self, key):
+        user, token = super().authenticate_credentials(key)
+        if not hasattr(user, "player"):
+            raise exceptions.AuthenticationFailed("this token does not belong to a player")
+        return user, token
+
+
+class ServiceKeyAuthentication(BaseAuthentication):
+    """``Authorization: Api-Key <key>``: a game server's key, issued in the admin or by
+    ``manage.py create_service_key``."""
+
+    keyword = KeyParser.keyword
+
+    def authenticate(self, request):
+        key = KeyParser().get(request)
+        if key is None:
+            return None
+        try:
+            service_key = APIKey.objects.get_from_key(key)
+        except APIKey.DoesNotExist:
+            raise exceptions.AuthenticationFailed("invalid or revoked service key") from None
+        if service_key.has_expired:
+            raise exceptions.AuthenticationFailed("this service key has expired")
+        return AnonymousUser(), service_key
+
+    def authenticate_header(self, request):
+        return self.keyword
+
+
+class IsServiceKey(permissions.BasePermission):
+    message = "a service key is required: Authorization: Api-Key <key>"
+
+    def has_permission(self, request, view):
+        return isinstance(request.auth, APIKey)
+
+
+class IsPlayer(permissions.BasePermission):
+    message = "a player token is required: Authorization: Token <key>"
+
+    def has_permission(self, request, view):
+        return request.user.is_authenticated and hasattr(request.user, "player")

@@ -1,0 +1,33 @@
+"""Wire shapes of players and the leaderboard (API.md "Players", "Leaderboard")."""
+
+from rest_framework import serializers
+
+from ranking.models import Player
+from ranking.selectors import player_rank
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    rank = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Player
+        fields = ["id", "username", "display_name", "is_bot", "cups", "rank"]
+        read_only_fields = ["cups"]
+        extra_kwargs = {"display_name": {"required": False, "allow_blank": True}}
+
+    def get_rank(self, player) -> int | None:
+        return player_rank(player)
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.SerializerMethodField()
+    cups = serializers.IntegerField(source="player.cups")
+
+    def get_player(self, row) -> dict:
+        player = row["player"]
+        return {"id": player.id, "username": player.username, "display_name": player.display_name}
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()

@@ -1,0 +1,102 @@
+"""Writes of the ladder: players, player tokens and match finalization (KORT_RULES §7, §8).
+
+Finalization applies a match's cups exactly once: it claims the match with a conditional
+``UPDATE ... WHERE status = 'completed'`` and proceeds only if that changed one row, and the
+ledger's unique (match, player) row backs the same guarantee in the database.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from matches.kort.rules import Team, match_cups, match_stats
+from matches.models import Match, MatchStatus
+from ranking.models import CupChange, Player
+from stats.models import PlayerStats
+from stats.services import stats_add
+
+
+class BotLoginError(ValueError):
+    """Bots cannot log in, so they get no player token."""
+
+    field = "player"
+
+
+def player_create(*, username: str, display_name: str = "", is_bot: bool = False) -> Player:
+    """Create a player with empty statistics; a human also gets a login (a user with no
+    password, reached through player tokens)."""
+    with transaction.atomic():
+        user = None
+        if not is_bot:
+            user = get_user_model().objects.create(username=f"player.{username}")
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        player = Player.objects.create(
+            username=username, display_name=display_name or username, is_bot=is_bot, user=user
+        )
+        PlayerStats.objects.create(player=player)
+    return player
+
+
+def player_token(player: Player) -> str:
+    """The player's API token (``Authorization: Token <key>``), created on first request.
+
+    Raises:
+        BotLoginError: the player is a bot.
+    """
+    if player.user_id is None:
+        raise BotLoginError(f"player {player.pk} is a bot; bots cannot log in")
+    token, _ = Token.objects.get_or_create(user_id=player.user_id)
+    return token.key
+
+
+def match_finalize(match_id: int) -> bool:
+    """Apply a completed match's cups (ranked only, humans only) and statistics (humans only),
+    then mark it finalized. Returns True if this call finalized it, False if it was not
+    completed or already finalized (a second or concurrent run changes nothing).
+    """
+    with transaction.atomic():
+        now = timezone.now()
+        claimed = Match.objects.filter(pk=match_id, status=MatchStatus.COMPLETED).update(
+            status=MatchStatus.FINALIZED, finalized_at=now
+        )
+        if not claimed:
+            return False
+        match = Match.objects.get(pk=match_id)
+        results = [r.result for r in match.rounds.order_by("number")]
+        winner = Team(match.winner)
+        humans = _human_seats(match)
+        if match.is_ranked:
+            cups = match_cups(results, winner, match.wins)
+            _cups_apply(match, {player_id: cups[team] for player_id, team in humans}, now)
+        for team in Team:
+            team_players = [player_id for player_id, t in humans if t is team]
+            stats_add(team_players, match_stats(results, winner, team))
+    return True
+
+
+def _human_seats(match: Match) -> list[tuple[int, Team]]:
+    """(player id, team) of the match's human players, ordered by player id (lock order)."""
+    seats = match.seats.select_related("player").order_by("player_id")
+    return [(s.player_id, s.team) for s in seats if not s.player.is_bot]
+
+
+def _cups_apply(match: Match, deltas: dict[int, int], at) -> None:
+    """Write the ledger rows and move each player's cups with ``F()`` updates, rows locked in
+    player-id order so concurrent finalizations of different matches cannot deadlock."""
+    list(Player.objects.select_for_update().filter(pk__in=deltas).order_by("pk"))
+    CupChange.objects.bulk_create(
+        CupChange(match=match, player_id=player_id, delta=delta, created_at=at)
+        for player_id, delta in deltas.items()
+    )
+    for player_id, delta in sorted(deltas.items()):
+        Player.objects.filter(pk=player_id).update(
+            cups=F("cups") + delta,
+            best_cups=Greatest(F("best_cups"), F("cups") + delta),
+            cups_changed_at=at,
+        )

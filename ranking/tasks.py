@@ -1,0 +1,11 @@
+"""Celery tasks of the ladder: thin wrappers that take ids and call a service."""
+
+from celery import shared_task
+
+from ranking.services import match_finalize
+
+
+@shared_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+def finalize_match(match_id: int) -> bool:
+    """Finalize a completed match; a second run changes nothing (see ``match_finalize``)."""
+    return match_finalize(match_id)

@@ -1,0 +1,86 @@
+"""Player and leaderboard endpoints (API.md "Players", "Leaderboard")."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import filters, generics, mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from ranking import selectors, services
+from ranking.auth import IsServiceKey
+from ranking.models import Player
+from ranking.serializers import LeaderboardRowSerializer, PlayerSerializer, TokenSerializer
+
+
+class PlayerViewSet(
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Players: create and mint tokens with a service key; read publicly."""
+
+    queryset = Player.objects.order_by("id")
+    serializer_class = PlayerSerializer
+    filter_backends = [filters.SearchFilter]
+    search_fields = ["username", "display_name"]
+    lookup_value_regex = r"[0-9]+"
+
+    def get_permissions(self):
+        if self.action in ("create", "token"):
+            return [IsServiceKey()]
+        return [AllowAny()]
+
+    def perform_create(self, serializer):
+        serializer.instance = services.player_create(**serializer.validated_data)
+
+    @extend_schema(request=None, responses={201: TokenSerializer})
+    @action(detail=True, methods=["post"])
+    def token(self, request, pk=None):
+        """Mint (or return) the player's token for ``Authorization: Token <key>``."""
+        token = services.player_token(self.get_object())
+        return Response({"token": token}, status=status.HTTP_201_CREATED)
+
+
+class LeaderboardPagination(LimitOffsetPagination):
+    default_limit = 100
+    max_limit = 500
+
+
+class LeaderboardView(generics.GenericAPIView):
+    """Humans with a finalized ranked match and no ban, by cups (API.md "Leaderboard")."""
+
+    serializer_class = LeaderboardRowSerializer
+    pagination_class = LeaderboardPagination
+
+    def get(self, request):
+        page = self.paginate_queryset(selectors.leaderboard_queryset())
+        first = self.paginator.offset + 1
+        rows = [{"rank": rank, "player": p} for rank, p in enumerate(page, start=first)]
+        return self.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)
+
+
+class AroundQuery(serializers.Serializer):
+    radius = serializers.IntegerField(min_value=0, max_value=selectors.MAX_RADIUS, default=5)
+
+
+class LeaderboardAroundView(generics.GenericAPIView):
+    """A player's leaderboard row with up to ``radius`` rows above and below."""
+
+    serializer_class = LeaderboardRowSerializer
+
+    @extend_schema(
+        parameters=[OpenApiParameter("radius", int, description="0..50, default 5")],
+        responses={200: LeaderboardRowSerializer(many=True)},
+    )
+    def get(self, request, player_id):
+        query = AroundQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        player = Player.objects.filter(pk=player_id).first()
+        rows = player and selectors.leaderboard_around(player, query.validated_data["radius"])
+        if rows is None:
+            raise NotFound(f"player {player_id} is not on the leaderboard")
+        body = [{"rank": rank, "player": p} for rank, p in rows]
+        return Response({"results": LeaderboardRowSerializer(body, many=True).data})

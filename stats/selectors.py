@@ -1,0 +1,19 @@
+"""Reads of the "My games" statistics (KORT_RULES §8, API.md "Players")."""
+
+from ranking.models import Player
+from stats.models import OUTCOME_FIELDS, PlayerStats
+from stats.services import COUNT_FIELDS
+
+
+def player_stats(player: Player) -> dict:
+    """The player's statistics in the API's shape: counts, ``cups``, ``best_cups`` and
+    ``outcomes`` ``{outcome: {"team": n, "opponents": m}}``."""
+    stats = PlayerStats.objects.filter(player=player).first() or PlayerStats(player=player)
+    figures = {name: getattr(stats, name) for name in COUNT_FIELDS}
+    figures["outcomes"] = {
+        outcome.value: {"team": getattr(stats, team), "opponents": getattr(stats, opponents)}
+        for outcome, (team, opponents) in OUTCOME_FIELDS.items()
+    }
+    figures["cups"] = player.cups
+    figures["best_cups"] = player.best_cups
+    return figures
