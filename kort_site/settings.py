@@ -13,6 +13,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | CELERY_BROKER_URL | (none: tasks run in-process) | e.g. redis://127.0.0.1:6379/0 |
 | KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
 | KORT_BAVAN_VOTE_SECONDS | 30 | length of a live Bavan vote (KORT_RULES §4) |
+| KORT_RANKED_REQUIRE_PLAY | false | ranked matches require every round's full record (`play`) unless created with `require_play` |
 """  # noqa: E501
 
 from pathlib import Path
@@ -148,6 +149,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=30)
+KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
 
 if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True

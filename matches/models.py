@@ -17,7 +17,8 @@ class MatchStatus(models.TextChoices):
 class Match(models.Model):
     """A series of rounds to ``target_wins`` (3 ranked, 7 room). ``next_trump_seat`` is the
     caller the next reported round must name (KORT_RULES §5); ``status`` goes in_progress →
-    completed (a team reached the target) → finalized (cups and statistics applied)."""
+    completed (a team reached the target) → finalized (cups and statistics applied).
+    ``require_play``: every round must be reported with its full record (API.md "play")."""
 
     mode = models.CharField(max_length=8, choices=[(m.value, m.value) for m in Mode])
     target_wins = models.PositiveSmallIntegerField()
@@ -38,6 +39,7 @@ class Match(models.Model):
         related_name="matches",
     )
     client_version = models.CharField(max_length=40, blank=True, default="")
+    require_play = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     finalized_at = models.DateTimeField(null=True, blank=True)
@@ -104,7 +106,8 @@ class Seat(models.Model):
 
 class Round(models.Model):
     """A finished round as reported, with the outcome the rules gave it (KORT_RULES §2).
-    ``report`` keeps the report's canonical body, so a resend can be recognised."""
+    ``report`` keeps the report's canonical body and ``play`` its full record in canonical wire
+    form (None for a summary round), so a resend can be recognised and the record replayed."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -120,6 +123,7 @@ class Round(models.Model):
     wins_awarded = models.PositiveSmallIntegerField()
     shutout_team = models.CharField(max_length=1, choices=TEAM_CHOICES, null=True, blank=True)
     report = models.JSONField(default=dict)
+    play = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,7 +1,9 @@
-"""Reads of matches (API.md "Matches" and the "My games" history)."""
+"""Reads of matches (API.md "Matches" and the "My games" history), and the check of stored
+round records against their replay (KORT_RULES §1-§4)."""
 
 from django.db.models import Prefetch, Q, QuerySet
 
+from matches.kort.replay import InvalidRecordError, replay_record
 from matches.models import Match, MatchStatus, Round, Seat
 
 
@@ -24,3 +26,42 @@ def player_result_q(player_id: int, result: str) -> Q:
     on_team_a = Q(pk__in=Seat.objects.filter(player_id=player_id, seat__in=(0, 2)).values("match"))
     won = (on_team_a & Q(winner="A")) | (~on_team_a & Q(winner="B"))
     return ~Q(status=MatchStatus.IN_PROGRESS) & (won if result == "won" else ~won)
+
+
+def recorded_rounds() -> QuerySet[Round]:
+    """Rounds stored with their full record (``play``), by match and number."""
+    return Round.objects.filter(play__isnull=False).order_by("match_id", "number")
+
+
+def replay_differences(round_: Round) -> list[str]:
+    """How a stored round differs from the replay of its stored record; [] when they agree.
+
+    The record is replayed with the stored trump caller and Bavan decision (KORT_RULES §1, §3,
+    §4), and the stored tricks, decision, outcome, winner and match wins are compared with what
+    the replay gives (§2). A record that no longer replays is one difference, naming the error.
+    Each difference reads ``"<field>: stored <value>, replay <value>"``.
+    """
+    try:
+        replay = replay_record(round_.play, round_.trump_seat, round_.bavan)
+    except InvalidRecordError as error:
+        return [f"the record does not replay: {error.field}: {error}"]
+    result = replay.outcome
+    replayed = {
+        "tricks": "{}:{}".format(*replay.tricks),
+        "bavan": replay.bavan,
+        "outcome": result and result.outcome,
+        "winner": result and result.winner,
+        "wins_awarded": result and result.wins_awarded,
+    }
+    stored = {
+        "tricks": f"{round_.tricks_a}:{round_.tricks_b}",
+        "bavan": round_.bavan,
+        "outcome": round_.outcome,
+        "winner": round_.winner,
+        "wins_awarded": round_.wins_awarded,
+    }
+    return [
+        f"{field}: stored {stored[field]}, replay {replayed[field]}"
+        for field in stored
+        if stored[field] != replayed[field]
+    ]

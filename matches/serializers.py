@@ -19,15 +19,32 @@ class CastVoteSerializer(serializers.Serializer):
 
 
 class RoundReportSerializer(serializers.Serializer):
-    """A round report in summary form."""
+    """A round report: the summary, the full record (``play``), or both (then they must agree).
+
+    ``tricks`` may be omitted only with ``play``; the record's shape and legality are checked by
+    the replay (KORT_RULES §1, §3), not here.
+    """
 
     number = serializers.IntegerField(min_value=1, required=False)
     trump_seat = serializers.IntegerField(min_value=0, max_value=3)
-    tricks = TricksSerializer()
+    tricks = TricksSerializer(required=False)
     bavan = serializers.ChoiceField(
         choices=[d.value for d in BavanDecision], required=False, allow_null=True
     )
     bavan_votes = CastVoteSerializer(many=True, required=False)
+    play = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text='{"trump_suit", "hands": [4 x 13 cards], "tricks": [[4 cards], ...], '
+        '"declarations": [{"seat", "kind", "before_trick"}]}',
+    )
+
+    def validate(self, attrs):
+        if attrs.get("play") is None and "tricks" not in attrs:
+            raise serializers.ValidationError(
+                {"tricks": ["tricks are required unless the full record (play) is given"]}
+            )
+        return attrs
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -39,6 +56,11 @@ class MatchCreateSerializer(serializers.Serializer):
     )
     client_version = serializers.CharField(max_length=40, required=False, allow_blank=True)
     rounds = RoundReportSerializer(many=True, required=False)
+    require_play = serializers.BooleanField(
+        required=False,
+        help_text="every round must carry its full record (play); default: the site setting "
+        "KORT_RANKED_REQUIRE_PLAY for ranked matches, false for room matches",
+    )
 
 
 def tricks_of(round_: Round) -> dict[str, int]:
@@ -59,6 +81,7 @@ class RoundSerializer(serializers.ModelSerializer):
             "outcome",
             "winner",
             "wins_awarded",
+            "play",
         ]
 
     def get_tricks(self, round_) -> dict[str, int]:
@@ -82,6 +105,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "wins",
             "winner",
             "next_trump_seat",
+            "require_play",
             "rounds",
             "cups",
             "external_id",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.exceptions import ValidationError
@@ -28,6 +29,7 @@ from matches.kort.rules import (
     round_outcome,
 )
 from matches.models import Match, MatchStatus, Round, Seat
+from matches.records import PLAY_REQUIRED, canonical_play, replay_report
 from ranking.models import Player
 from ranking.tasks import finalize_match
 
@@ -41,11 +43,14 @@ def match_create(
     external_id: str | None = None,
     client_version: str = "",
     rounds: Sequence[Mapping] = (),
+    require_play: bool | None = None,
 ) -> tuple[Match, bool]:
     """Create a match, or return the one this service key already created with ``external_id``.
 
     ``seats`` are four player ids (seat 0..3); ``rounds`` optionally reports the whole match at
-    once (each as for :func:`round_report`). Returns ``(match, created)``.
+    once (each as for :func:`round_report`). ``require_play`` makes every round's full record
+    (``play``) mandatory; None takes the default: the ``KORT_RANKED_REQUIRE_PLAY`` setting for
+    ranked matches, False for room matches. Returns ``(match, created)``.
 
     Raises:
         ValidationError: unknown, banned or repeated players (field ``seats``); a bad round
@@ -59,7 +64,13 @@ def match_create(
     try:
         with transaction.atomic():
             match = _match_insert(
-                service_key, Mode(mode), seats, first_trump_seat, external_id, client_version
+                service_key,
+                Mode(mode),
+                seats,
+                first_trump_seat,
+                external_id,
+                client_version,
+                require_play,
             )
             for index, report in enumerate(rounds):
                 with _errors_under(f"rounds[{index}]"):
@@ -73,10 +84,13 @@ def match_create(
     return match, True
 
 
-def _match_insert(service_key, mode, seat_ids, first_trump_seat, external_id, client_version):
+def _match_insert(
+    service_key, mode, seat_ids, first_trump_seat, external_id, client_version, require_play
+):
     players = _seat_players(seat_ids)
     match = Match.objects.create(
         mode=mode,
+        require_play=_require_play(mode, require_play),
         target_wins=TARGET_WINS[mode],
         first_trump_seat=first_trump_seat,
         next_trump_seat=first_trump_seat,
@@ -88,6 +102,13 @@ def _match_insert(service_key, mode, seat_ids, first_trump_seat, external_id, cl
         Seat(match=match, seat=seat, player=player) for seat, player in enumerate(players)
     )
     return match
+
+
+def _require_play(mode: Mode, require_play: bool | None) -> bool:
+    """Whether the match requires every round's record: as asked, else by mode (API.md)."""
+    if require_play is not None:
+        return require_play
+    return mode is Mode.RANKED and settings.KORT_RANKED_REQUIRE_PLAY
 
 
 def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
@@ -112,16 +133,19 @@ def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
 
 
 def round_report(*, match_id: int, report: Mapping) -> tuple[Round, bool]:
-    """Report the next round of a match in summary form (API.md "Matches").
+    """Report the next round of a match (API.md "Matches").
 
     ``report`` holds ``trump_seat``, ``tricks`` (``{"A": n, "B": m}``), optionally ``bavan``
-    (``go``/``stop``), ``bavan_votes`` (``[{"seat", "vote", "at_ms"}]``) and ``number``.
-    Returns ``(round, created)``: a resend of a stored round with the same body returns it
-    unchanged with ``created`` False.
+    (``go``/``stop``), ``bavan_votes`` (``[{"seat", "vote", "at_ms"}]``), ``play`` (the full
+    record, see :mod:`matches.records`; ``tricks`` may then be omitted) and ``number``.
+    Returns ``(round, created)``: a resend of a stored round with the same body and record
+    returns it unchanged with ``created`` False.
 
     Raises:
         Match.DoesNotExist: no such match.
-        InvalidRoundError: the report breaks a rule (§2 outcome, §4 votes, §5 trump caller).
+        InvalidRoundError: the report breaks a rule (§2 outcome, §4 votes, §5 trump caller), its
+            summary disagrees with its record, or the match requires a record (field ``play``).
+        InvalidRecordError: the record is malformed or illegal (§1, §3; field ``play...``).
         ValidationError: ``number`` skips ahead.
         Conflict: ``number`` names a stored round with a different body, or the match has ended.
     """
@@ -134,9 +158,10 @@ def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
     expected = match.rounds.count() + 1
     number = report.get("number")
     body = _canonical(report)
+    play = canonical_play(report)
     if number is not None and number < expected:
         stored = match.rounds.get(number=number)
-        if stored.report != body:
+        if (stored.report, stored.play) != (body, play):
             raise Conflict({"number": [f"round {number} is already stored with another report"]})
         return stored, False
     if number is not None and number > expected:
@@ -151,8 +176,7 @@ def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
             f"the trump caller of round {expected} is seat {match.next_trump_seat} "
             f"(KORT_RULES §5); got seat {report['trump_seat']}",
         )
-    tricks = {Team(team): n for team, n in report["tricks"].items()}
-    decision = _bavan_decision(tricks, report.get("bavan"), report.get("bavan_votes"))
+    tricks, decision = _round_summary(match, report, play)
     result = round_outcome(report["trump_seat"], tricks, decision)
     stored = Round.objects.create(
         match=match,
@@ -167,16 +191,39 @@ def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
         wins_awarded=result.wins_awarded,
         shutout_team=result.shutout_team,
         report=body,
+        play=play,
     )
     _match_advance(match, result)
     return stored, True
 
 
 def _canonical(report: Mapping) -> dict:
-    """The report's body as stored for resend comparison (JSON types, no ``number``)."""
-    body = {key: value for key, value in report.items() if key != "number"}
-    body["tricks"] = {str(team): n for team, n in report["tricks"].items()}
+    """The report's body as stored for resend comparison (JSON types, no ``number``; the
+    record, ``play``, is stored and compared on its own)."""
+    body = {key: value for key, value in report.items() if key not in ("number", "play")}
+    if "tricks" in report:
+        body["tricks"] = {str(team): n for team, n in report["tricks"].items()}
     return body
+
+
+def _round_summary(match: Match, report: Mapping, play: dict | None):
+    """``(tricks, decision)`` of a report: final tricks by team and the Bavan decision, from
+    the summary fields or, with a record, from its replay (KORT_RULES §1-§4; API.md "play").
+
+    Raises:
+        InvalidRoundError: a summary-only round on a match that requires records (``play``), a
+            summary field that disagrees with the record, or votes §4 rejects.
+        InvalidRecordError: the record does not replay.
+    """
+    given, votes = report.get("bavan"), report.get("bavan_votes")
+    if play is None:
+        if match.require_play:
+            raise InvalidRoundError("play", PLAY_REQUIRED)
+        tricks = {Team(team): n for team, n in report["tricks"].items()}
+        return tricks, _bavan_decision(tricks, given, votes)
+    replayed = replay_report(play, report)
+    decision = _bavan_decision(replayed.tricks, given, votes)
+    return replayed.tricks, replayed.decision(decision, "bavan" if given else "bavan_votes")
 
 
 def _bavan_decision(tricks, bavan, votes) -> BavanDecision | None:
@@ -225,8 +272,8 @@ class _errors_under:
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        if isinstance(exc, InvalidRoundError):
-            raise InvalidRoundError(f"{self.prefix}.{exc.field}", exc.message) from exc
+        if isinstance(exc, ValueError) and hasattr(exc, "field"):
+            raise InvalidRoundError(f"{self.prefix}.{exc.field}", str(exc)) from exc
         if isinstance(exc, ValidationError | Conflict) and isinstance(exc.detail, dict):
             detail = {f"{self.prefix}.{key}": value for key, value in exc.detail.items()}
             raise type(exc)(detail) from exc

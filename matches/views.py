@@ -84,7 +84,7 @@ class MatchViewSet(
     @extend_schema(request=RoundReportSerializer, responses={201: RoundReportedSerializer})
     @action(detail=True, methods=["post"])
     def rounds(self, request, pk=None):
-        """Report the next round of the match (summary form)."""
+        """Report the next round of the match: its summary, its full record (play), or both."""
         given = RoundReportSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         try:
