@@ -140,52 +140,46 @@ def test_second_caller_must_follow_section_5(service, cast, first, mode, first_r
 # --- creating a match ------------------------------------------------------------------------
 
 
-def seats_with(cast, seat: int, player_id: int) -> list[int]:
-    seats = ids_of(cast)
-    seats[seat] = player_id
-    return seats
+def seated(seat: int, player_id):
+    """A change to the cast's seats: ``player_id(ids, banned_id)`` sits at ``seat``."""
+
+    def change(ids, banned_id):
+        seats = list(ids)
+        seats[seat] = player_id(ids, banned_id)
+        return {"seats": seats}
+
+    return change
 
 
-def bad_match_bodies(cast, banned_id: int) -> dict:
-    ids = ids_of(cast)
-    return {
-        "seated-twice": ({"seats": seats_with(cast, 2, ids[0])}, "seats", "seated twice"),
-        "unknown-player": ({"seats": seats_with(cast, 1, 999_999)}, "seats", "does not exist"),
-        "banned-player": ({"seats": seats_with(cast, 3, banned_id)}, "seats", "banned"),
-        "three-seats": ({"seats": ids[:3]}, "seats", "exactly 4 seats"),
-        "five-seats": ({"seats": [*ids, banned_id]}, "seats", "exactly 4 seats"),
-        "huge-player-id": ({"seats": seats_with(cast, 0, 10**20)}, "seats", "less than or equal"),
-        "seat-words": ({"seats": ["amir", *ids[1:]]}, "seats", "valid integer"),
-        "unknown-mode": ({"mode": "blitz"}, "mode", "not a valid choice"),
-        "first-caller-4": ({"first_trump_seat": 4}, "first_trump_seat", "less than or equal"),
-        "blank-external-id": ({"external_id": ""}, "external_id", "may not be blank"),
-    }
-
-
-BAD_MATCH_CASES = [
-    "seated-twice",
-    "unknown-player",
-    "banned-player",
-    "three-seats",
-    "five-seats",
-    "huge-player-id",
-    "seat-words",
-    "unknown-mode",
-    "first-caller-4",
-    "blank-external-id",
+BAD_MATCHES = [
+    # change to a good body (from the cast's ids and a banned player's id), field, phrase
+    pytest.param(seated(2, lambda ids, _: ids[0]), "seats", "seated twice", id="seated-twice"),
+    pytest.param(seated(1, lambda *_: 999_999), "seats", "does not exist", id="unknown-player"),
+    pytest.param(seated(3, lambda _, banned: banned), "seats", "banned", id="banned-player"),
+    pytest.param(seated(0, lambda *_: 10**20), "seats", "less than or equal", id="huge-player-id"),
+    pytest.param(seated(0, lambda *_: "amir"), "seats", "valid integer", id="seat-words"),
+    pytest.param(lambda ids, _: {"seats": ids[:3]}, "seats", "exactly 4 seats", id="three-seats"),
+    pytest.param(
+        lambda ids, banned: {"seats": [*ids, banned]}, "seats", "exactly 4 seats", id="five"
+    ),
+    pytest.param(lambda *_: {"mode": "blitz"}, "mode", "not a valid choice", id="unknown-mode"),
+    pytest.param(
+        lambda *_: {"first_trump_seat": 4}, "first_trump_seat", "less than or equal", id="seat-4"
+    ),
+    pytest.param(
+        lambda *_: {"external_id": ""}, "external_id", "may not be blank", id="blank-external-id"
+    ),
 ]
 
 
-@pytest.mark.parametrize("case", BAD_MATCH_CASES)
-def test_bad_match_is_rejected(service, cast, case):
+@pytest.mark.parametrize(("change", "field", "phrase"), BAD_MATCHES)
+def test_bad_match_is_rejected(service, cast, change, field, phrase):
     banned = player_create(username="eve", display_name="Eve")
     Player.objects.filter(pk=banned.pk).update(is_banned=True)
-    change, field, phrase = bad_match_bodies(cast, banned.pk)[case]
+    body = {"mode": "ranked", "seats": ids_of(cast), **change(ids_of(cast), banned.pk)}
     counts = stored_counts()
 
-    response = service.post(MATCHES, {"mode": "ranked", "seats": ids_of(cast), **change})
-
-    assert_rejected(response, counts, field, phrase)
+    assert_rejected(service.post(MATCHES, body), counts, field, phrase)
 
 
 WHOLE_MATCH_ROUNDS = [
@@ -207,7 +201,9 @@ WHOLE_MATCH_ROUNDS = [
 
 
 @pytest.mark.parametrize(("rounds", "status", "field", "phrase"), WHOLE_MATCH_ROUNDS)
-def test_whole_match_with_one_bad_round_creates_nothing(service, cast, rounds, status, field, phrase):
+def test_whole_match_with_one_bad_round_creates_nothing(
+    service, cast, rounds, status, field, phrase
+):
     counts = stored_counts()
     body = {"mode": "ranked", "seats": ids_of(cast), "rounds": rounds}
     assert_rejected(service.post(MATCHES, body), counts, field, phrase, status=status)
@@ -267,20 +263,17 @@ def player_api(api, cast):
     return api.as_player(player_token(cast[0]))
 
 
-def credential_cases(api, player_api):
-    return {
-        "missing": (api, 401),
-        "player-token": (player_api, 403),
-        "wrong-service-key": (api.as_service("not.a-key"), 401),
-        "wrong-player-token": (api.as_player("0" * 40), 401),
-    }
-
-
 @pytest.mark.parametrize(
-    "who", ["missing", "player-token", "wrong-service-key", "wrong-player-token"]
+    ("client_of", "status"),
+    [
+        pytest.param(lambda api, _: api, 401, id="missing"),
+        pytest.param(lambda _, player_api: player_api, 403, id="player-token"),
+        pytest.param(lambda api, _: api.as_service("not.a-key"), 401, id="wrong-service-key"),
+        pytest.param(lambda api, _: api.as_player("0" * 40), 401, id="wrong-player-token"),
+    ],
 )
-def test_writes_need_a_service_key(api, player_api, match_id, cast, who):
-    client, status = credential_cases(api, player_api)[who]
+def test_writes_need_a_service_key(api, player_api, match_id, cast, client_of, status):
+    client = client_of(api, player_api)
     counts = stored_counts()
     writes = [
         (MATCHES, {"mode": "ranked", "seats": ids_of(cast)}),

@@ -28,9 +28,7 @@ VOTED_ROUNDS = [
         0, 7, 0, [vote(2, "stop", 500), vote(0, "bavan", 400)], "kort", id="a-stop-refuses"
     ),
     pytest.param(0, 7, 0, [vote(0, "stop", 30_000)], "kort", id="stop-at-30000-ms-in-time"),
-    pytest.param(
-        0, 13, 0, [vote(0, "bavan", 30_000)], "bavan", id="bavan-at-30000-ms-in-time"
-    ),
+    pytest.param(0, 13, 0, [vote(0, "bavan", 30_000)], "bavan", id="bavan-at-30000-ms-in-time"),
     pytest.param(0, 0, 7, [vote(1, "stop", 100)], "at_kort", id="defenders-stop"),
     pytest.param(
         3, 1, 9, [vote(3, "bavan", 10), vote(1, "bavan", 20)], "bavan_failed", id="B-fails"
