@@ -11,6 +11,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | DJANGO_ALLOWED_HOSTS | localhost,127.0.0.1 (any host with debug on) | comma-separated |
 | DATABASE_URL | sqlite:///db.sqlite3 | e.g. postgres://user@host:5432/kort |
 | CELERY_BROKER_URL | (none: tasks run in-process) | e.g. redis://127.0.0.1:6379/0 |
+| KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
 | KORT_BAVAN_VOTE_SECONDS | 30 | length of a live Bavan vote (KORT_RULES §4) |
 """  # noqa: E501
 
@@ -139,6 +140,7 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_DEFAULT_QUEUE = env.str("KORT_TASK_QUEUE", default="kort")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
