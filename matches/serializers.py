@@ -1,6 +1,8 @@
 """Wire shapes of matches and rounds (API.md "Matches"). Shapes only: the rules are checked by
 the services and the pure rules module."""
 
+from collections.abc import Mapping
+
 from rest_framework import serializers
 
 from matches.kort.rules import BavanDecision, Mode, Team, Vote
@@ -16,6 +18,9 @@ class CastVoteSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3)
     vote = serializers.ChoiceField(choices=[v.value for v in Vote])
     at_ms = serializers.IntegerField(help_text="milliseconds after the vote opened")
+
+
+TRICKS_REQUIRED = "tricks are required unless the round's full record (play) is given"
 
 
 class RoundReportSerializer(serializers.Serializer):
@@ -39,11 +44,17 @@ class RoundReportSerializer(serializers.Serializer):
         '"declarations": [{"seat", "kind", "before_trick"}]}',
     )
 
-    def validate(self, attrs):
-        if attrs.get("play") is None and "tricks" not in attrs:
-            raise serializers.ValidationError(
-                {"tricks": ["tricks are required unless the full record (play) is given"]}
-            )
+    def to_internal_value(self, data):
+        # ``tricks`` is required without ``play``; named with the other field errors, if any.
+        missing = isinstance(data, Mapping) and data.get("play") is None and "tricks" not in data
+        try:
+            attrs = super().to_internal_value(data)
+        except serializers.ValidationError as error:
+            if missing:
+                error.detail.setdefault("tricks", [TRICKS_REQUIRED])
+            raise
+        if missing:
+            raise serializers.ValidationError({"tricks": [TRICKS_REQUIRED]})
         return attrs
 
 
