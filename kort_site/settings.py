@@ -129,6 +129,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Bazar Belote: one enum for the sheet's columns, one for the roles in a deal.
+    "ENUM_NAME_OVERRIDES": {
+        "BeloteSheetPairEnum": ["pair_1", "pair_2"],
+        "BeloteRoleEnum": ["playing", "whisting"],
+    },
 }
 
 # Celery: no broker means the embedded default, tasks run in-process at commit time.

@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from matches.belote_views import BeloteProtocolViewSet, BeloteScoreView
 from matches.views import MatchViewSet, PlayerMatchesView
 from ranking.views import LeaderboardAroundView, LeaderboardView, PlayerViewSet
 from stats.views import MyStatsView, PlayerStatsView
@@ -12,6 +13,7 @@ from stats.views import MyStatsView, PlayerStatsView
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
+router.register("belote/protocols", BeloteProtocolViewSet, basename="belote-protocol")
 
 api_v1 = [
     path("players/me/stats/", MyStatsView.as_view(), name="my-stats"),
@@ -23,6 +25,7 @@ api_v1 = [
         LeaderboardAroundView.as_view(),
         name="leaderboard-around",
     ),
+    path("belote/score/", BeloteScoreView.as_view(), name="belote-score"),
     *router.urls,
 ]
 
