@@ -140,6 +140,8 @@ SPECTACULAR_SETTINGS = {
 # Celery: no broker means the embedded default, tasks run in-process at commit time.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if CELERY_TASK_ALWAYS_EAGER:
+    CELERY_BROKER_URL = "memory://"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_DEFAULT_QUEUE = env.str("KORT_TASK_QUEUE", default="kort")
 CELERY_TASK_SERIALIZER = "json"
@@ -167,3 +169,5 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
 }
+if CELERY_TASK_ALWAYS_EAGER:  # in-process tasks would log a line each
+    LOGGING["loggers"] = {"celery.app.trace": {"level": "WARNING"}}

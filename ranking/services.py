@@ -13,6 +13,7 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ValidationError
 
 from matches.kort.rules import Team, match_cups, match_stats
 from matches.models import Match, MatchStatus
@@ -33,14 +34,28 @@ def player_create(*, username: str, display_name: str = "", is_bot: bool = False
     with transaction.atomic():
         user = None
         if not is_bot:
-            user = get_user_model().objects.create(username=f"player.{username}")
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
+            user = _login_create(username)
         player = Player.objects.create(
             username=username, display_name=display_name or username, is_bot=is_bot, user=user
         )
         PlayerStats.objects.create(player=player)
     return player
+
+
+def _login_create(username: str):
+    """The login user of a human player (no password: players act through tokens).
+
+    Raises:
+        ValidationError: a login with that name exists already (field ``username``).
+    """
+    login = f"player.{username}"
+    users = get_user_model().objects
+    if users.filter(username__iexact=login).exists():
+        raise ValidationError({"username": [f"the login name {login!r} is already taken"]})
+    user = users.model(username=login)
+    user.set_unusable_password()
+    user.save()
+    return user
 
 
 def player_token(player: Player) -> str:
@@ -61,9 +76,8 @@ def match_finalize(match_id: int) -> bool:
     completed or already finalized (a second or concurrent run changes nothing).
     """
     with transaction.atomic():
-        now = timezone.now()
         claimed = Match.objects.filter(pk=match_id, status=MatchStatus.COMPLETED).update(
-            status=MatchStatus.FINALIZED, finalized_at=now
+            status=MatchStatus.FINALIZED
         )
         if not claimed:
             return False
@@ -71,12 +85,17 @@ def match_finalize(match_id: int) -> bool:
         results = [r.result for r in match.rounds.order_by("number")]
         winner = Team(match.winner)
         humans = _human_seats(match)
+        # The time is taken once the players' rows are locked, so matches sharing a player are
+        # stamped in the order their cups were applied (the order rebuild_ladder replays).
+        _lock_players([player_id for player_id, _ in humans])
+        now = timezone.now()
         if match.is_ranked:
             cups = match_cups(results, winner, match.wins)
             _cups_apply(match, {player_id: cups[team] for player_id, team in humans}, now)
         for team in Team:
             team_players = [player_id for player_id, t in humans if t is team]
             stats_add(team_players, match_stats(results, winner, team))
+        Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
 
 
@@ -86,10 +105,13 @@ def _human_seats(match: Match) -> list[tuple[int, Team]]:
     return [(s.player_id, s.team) for s in seats if not s.player.is_bot]
 
 
+def _lock_players(player_ids: list[int]) -> None:
+    """Lock the players' rows in id order, so concurrent finalizations cannot deadlock."""
+    list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
+
+
 def _cups_apply(match: Match, deltas: dict[int, int], at) -> None:
-    """Write the ledger rows and move each player's cups with ``F()`` updates, rows locked in
-    player-id order so concurrent finalizations of different matches cannot deadlock."""
-    list(Player.objects.select_for_update().filter(pk__in=deltas).order_by("pk"))
+    """Write the ledger rows and move each player's cups with ``F()`` updates (rows locked)."""
     CupChange.objects.bulk_create(
         CupChange(match=match, player_id=player_id, delta=delta, created_at=at)
         for player_id, delta in deltas.items()

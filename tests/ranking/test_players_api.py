@@ -4,9 +4,11 @@
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from matches.models import Match
+from ranking.models import Player
 from tests.helpers import MATCHES, ids_of, match_play, match_start, player_read, round_body
 
 PLAYERS = "/api/v1/players/"
@@ -34,6 +36,16 @@ def test_bad_username_is_rejected(service, cast, username, phrase):
     response = service.post(PLAYERS, {"username": username})
     assert response.status_code == 400
     assert phrase in str(response.data["username"])
+
+
+def test_a_username_whose_login_name_is_taken_is_rejected(service):
+    get_user_model().objects.create(username="player.zed")
+
+    response = service.post("/api/v1/players/", {"username": "zed"})
+
+    assert response.status_code == 400, response.data
+    assert "already taken" in str(response.data["username"])
+    assert not Player.objects.filter(username="zed").exists()
 
 
 def test_an_unknown_player_is_404(api):
