@@ -8,10 +8,11 @@ one: ``DATABASE_URL``, else the embedded SQLite file ``db.sqlite3``)::
 The same room matches (to 7 wins) of seeded bot rounds, callers following KORT_RULES §5, are
 reported round by round with ``POST /api/v1/matches/{id}/rounds/`` through Django's test client,
 in-process: once as summaries (``trump_seat``, ``tricks``, ``bavan``) and once as records
-(``trump_seat``, ``play``). Only the round reports are timed; the best of ``--repeats`` passes
-of each form is printed as requests per second and milliseconds per report, with the replay
-alone (``replay_record``) for comparison. It writes a service key, four players and the matches
-into that database: point it at a throwaway one.
+(``trump_seat``, ``play``), the two forms of each match one after the other (the first form
+alternates), so both meet the same database load. Only the round reports are timed. Printed per
+form: requests per second over all reports, and the mean and median milliseconds per report;
+then the replay alone (``replay_record``) for comparison. It writes a service key, four players
+and the matches into that database: point it at a throwaway one.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import secrets
 import sys
 import time
 from pathlib import Path
+from statistics import fmean, median
 
 import django
 
@@ -60,22 +62,20 @@ def room_match(seed: int) -> list[tuple[dict, dict]]:
     return rounds
 
 
-def report_pass(client: Client, seats: list[int], matches, form: int) -> tuple[float, int]:
-    """Report every match once in ``form`` (0 summaries, 1 records); ``(seconds, reports)``."""
-    elapsed, reports = 0.0, 0
-    for rounds in matches:
-        body = {"mode": "room", "seats": seats, "first_trump_seat": 0}
-        match = client.post("/api/v1/matches/", body, content_type="application/json").json()
-        for number, pair in enumerate(rounds, start=1):
-            path = f"/api/v1/matches/{match['id']}/rounds/"
-            report = {"number": number, **pair[form]}
-            start = time.perf_counter()
-            response = client.post(path, report, content_type="application/json")
-            elapsed += time.perf_counter() - start
-            if response.status_code != 201:
-                raise SystemExit(f"round {number}: {response.status_code} {response.content!r}")
-            reports += 1
-    return elapsed, reports
+def report_match(client: Client, seats: list[int], rounds, form: int) -> list[float]:
+    """Report one match in ``form`` (0 summaries, 1 records); the seconds of each report."""
+    body = {"mode": "room", "seats": seats, "first_trump_seat": 0}
+    match = client.post("/api/v1/matches/", body, content_type="application/json").json()
+    path = f"/api/v1/matches/{match['id']}/rounds/"
+    seconds = []
+    for number, pair in enumerate(rounds, start=1):
+        report = {"number": number, **pair[form]}
+        start = time.perf_counter()
+        response = client.post(path, report, content_type="application/json")
+        seconds.append(time.perf_counter() - start)
+        if response.status_code != 201:
+            raise SystemExit(f"round {number}: {response.status_code} {response.content!r}")
+    return seconds
 
 
 def replay_seconds(matches) -> float:
@@ -99,20 +99,23 @@ def main() -> None:
     run = secrets.token_hex(3)
     seats = [player_create(username=f"bench.{run}.{seat}").pk for seat in range(4)]
 
-    best = [float("inf"), float("inf")]
+    timed: tuple[list[float], list[float]] = ([], [])
     for _ in range(args.repeats):
-        for form in (0, 1):
-            seconds, reports = report_pass(client, seats, matches, form)
-            best[form] = min(best[form], seconds / reports)
-    replay_each = replay_seconds(matches) / reports
+        for index, rounds in enumerate(matches):
+            for form in (index % 2, 1 - index % 2):
+                timed[form].extend(report_match(client, seats, rounds, form))
+    reports = sum(map(len, matches))
+    replay_ms = replay_seconds(matches) / reports * 1e3
 
     print(f"database: {connection.vendor} ({connection.settings_dict['NAME']})")
-    print(f"{args.matches} room matches, {reports} round reports per pass, best of {args.repeats}")
+    print(f"{args.matches} room matches, {reports} rounds; each in both forms {args.repeats} times")
+    print(f"{'':>10}  {'requests/s':>10} {'mean ms':>8} {'median ms':>9}")
     for form, name in enumerate(("summary", "with play")):
-        print(f"{name:>10}: {1 / best[form]:8,.0f} requests/s {best[form] * 1e3:8.2f} ms/report")
-    extra = (best[1] - best[0]) * 1e3
-    print(f"{'play adds':>10}: {extra:+.2f} ms/report ({best[1] / best[0]:.2f}x), of which the")
-    print(f"{'':>10}  replay alone is {replay_each * 1e3:.3f} ms/report")
+        seconds = timed[form]
+        mean_ms, median_ms = fmean(seconds) * 1e3, median(seconds) * 1e3
+        print(f"{name:>10}: {len(seconds) / sum(seconds):10,.0f} {mean_ms:8.2f} {median_ms:9.2f}")
+    extra = (fmean(timed[1]) - fmean(timed[0])) * 1e3
+    print(f"play adds {extra:+.2f} ms per report (mean); the replay alone: {replay_ms:.3f} ms")
 
 
 if __name__ == "__main__":
