@@ -5,7 +5,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from matches.kort.rules import BavanDecision, Mode, Team, Vote
-from matches.models import BavanVote, Match, Round
+from matches.models import BavanVote, Match, Round, Seat
 from matches.votes import LIVE_VOTE, revealed_hands
 
 
@@ -163,3 +163,11 @@ class RoundReportedSerializer(serializers.Serializer):
     next_trump_seat = serializers.IntegerField()
     vote = BavanVoteSerializer(allow_null=True)
     match = MatchSerializer()
+
+
+class SeatLeftSerializer(serializers.ModelSerializer):
+    """A seat whose player left the match: a bot plays and votes for it (KORT_RULES §4)."""
+
+    class Meta:
+        model = Seat
+        fields = ["seat", "player", "left_at"]

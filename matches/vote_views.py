@@ -15,6 +15,7 @@ from matches.serializers import (
     BavanVoteSerializer,
     RoundFinishSerializer,
     RoundReportedSerializer,
+    SeatLeftSerializer,
     VoteCastSerializer,
 )
 from matches.views import round_answer
@@ -78,11 +79,10 @@ class SeatLeaveView(APIView):
 
     permission_classes = [IsServiceKey]
 
-    @extend_schema(request=None)
+    @extend_schema(request=None, responses={200: SeatLeftSerializer})
     def post(self, request, match_id: int, seat: int):
         try:
             left = votes.seat_leave(match_id=match_id, seat=seat)
         except Seat.DoesNotExist:
             raise NotFound(f"match {match_id} has no seat {seat}") from None
-        body = {"seat": left.seat, "player": left.player_id, "left_at": left.left_at}
-        return Response(body)
+        return Response(SeatLeftSerializer(left).data)
