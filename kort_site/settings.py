@@ -129,6 +129,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for the team choices, which winners, shutout teams and voting teams share.
+    "ENUM_NAME_OVERRIDES": {"TeamEnum": "matches.models.TEAM_CHOICES"},
 }
 
 # Celery: no broker means the embedded default, tasks run in-process at commit time.

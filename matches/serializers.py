@@ -137,8 +137,7 @@ class BavanVoteSerializer(serializers.ModelSerializer):
         }
 
     def get_revealed_hands(self, vote) -> dict[str, list[str]] | None:
-        now = self.context.get("now") or timezone.now()
-        return revealed_hands(vote, self.context.get("hands"), now)
+        return revealed_hands(vote, self.context.get("hands"), timezone.now())
 
 
 class VoteCastSerializer(serializers.Serializer):

@@ -159,3 +159,16 @@ def test_nobody_leaves_a_match_that_is_over(clock, table):
     table.vote(0, "stop")
 
     assert table.leave(1).status_code == 409
+
+
+def test_two_bots_vote_bavan_when_the_bavan_is_guaranteed(clock, seat_table, run_task):
+    table = seat_table(bots=(0, 2))
+    table.open_vote(trump_seat=0)
+    clock.move_to(at(2))
+
+    with mock.patch("matches.votes.bavan_guaranteed_for", return_value=True):
+        assert run_task(tasks.cast_bot_votes, table.vote_id()) == 2
+
+    state = table.state()
+    assert (state["status"], state["resolved_at"]) == ("go", iso(at(2)))
+    assert {seat: v["vote"] for seat, v in state["votes"].items()} == {"0": "bavan", "2": "bavan"}

@@ -140,3 +140,21 @@ def test_a_bot_among_the_opponents_casts_no_vote(clock, seat_table):
         table.open_vote(a=7, b=0)
 
     bot_task.assert_not_called()
+
+
+def test_a_match_reported_whole_may_end_on_an_open_vote(clock, service, cast):
+    body = {
+        "mode": "room",
+        "seats": [p.id for p in cast],
+        "first_trump_seat": 0,
+        "rounds": [
+            {"trump_seat": 0, "tricks": {"A": 7, "B": 2}},
+            {"trump_seat": 0, "tricks": {"A": 0, "B": 7}, "bavan": "vote"},
+        ],
+    }
+
+    created = service.post("/api/v1/matches/", body)
+
+    assert created.status_code == 201, created.data
+    assert [r["status"] for r in created.data["rounds"]] == ["finished", "voting"]
+    assert BavanVote.objects.get().team == "B"
