@@ -129,8 +129,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # One name for the team choices, which winners, shutout teams and voting teams share.
-    "ENUM_NAME_OVERRIDES": {"TeamEnum": "matches.models.TEAM_CHOICES"},
+    # Bazar Belote: one enum for the sheet's columns, one for the roles in a deal; KORT: one for
+    # the team choices, which winners, shutout teams and voting teams share.
+    "ENUM_NAME_OVERRIDES": {
+        "BeloteSheetPairEnum": ["pair_1", "pair_2"],
+        "BeloteRoleEnum": ["playing", "whisting"],
+        "TeamEnum": "matches.models.TEAM_CHOICES",
+    },
 }
 
 # Celery: no broker means the embedded default, tasks run in-process at commit time.

@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from matches.belote_views import BeloteProtocolViewSet, BeloteScoreView
 from matches.views import MatchViewSet, PlayerMatchesView
 from matches.vote_views import BavanVoteView, RoundFinishView, SeatLeaveView
 from ranking.views import LeaderboardAroundView, LeaderboardView, PlayerViewSet
@@ -13,6 +14,7 @@ from stats.views import MyStatsView, PlayerStatsView
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
+router.register("belote/protocols", BeloteProtocolViewSet, basename="belote-protocol")
 
 api_v1 = [
     path("players/me/stats/", MyStatsView.as_view(), name="my-stats"),
@@ -37,6 +39,7 @@ api_v1 = [
     path(
         "matches/<int:match_id>/seats/<int:seat>/leave/", SeatLeaveView.as_view(), name="seat-leave"
     ),
+    path("belote/score/", BeloteScoreView.as_view(), name="belote-score"),
     *router.urls,
 ]
 

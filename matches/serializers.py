@@ -34,7 +34,8 @@ class RoundReportSerializer(serializers.Serializer):
 
 class MatchCreateSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=[m.value for m in Mode])
-    seats = serializers.ListField(child=serializers.IntegerField(min_value=1))
+    # Player ids are 64-bit (BigAutoField): a larger number is refused here, not by the database.
+    seats = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**63 - 1))
     first_trump_seat = serializers.IntegerField(min_value=0, max_value=3, default=0)
     external_id = serializers.CharField(
         max_length=120, required=False, allow_null=True, allow_blank=False

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0002_initial'),
+        ('matches', '0003_belote_protocols'),
     ]
 
     operations = [

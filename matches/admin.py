@@ -1,0 +1,97 @@
+"""Admin of the matches app: KORT matches and Bazar Belote score sheets.
+
+A KORT match is a read-only view with its seats, rounds and cup changes: matches are written
+only by game servers through the API, and a finalized ranked match is never deleted, its cup
+changes stand (API.md "Leaderboard").
+"""
+
+from django.contrib import admin
+
+from matches.models import BeloteDeal, BeloteProtocol, Match, MatchStatus, Round, Seat
+from ranking.admin import CupChangeInline, ReadOnlyAdminMixin
+
+# --- KORT matches: read-only, written by game servers through the API --------------------------
+
+
+class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Seat
+    fields = ["seat", "player", "left_at"]
+    extra = 0
+
+
+class RoundInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Round
+    fields = [
+        "number",
+        "trump_seat",
+        "tricks_a",
+        "tricks_b",
+        "bavan",
+        "outcome",
+        "winner",
+        "wins_awarded",
+    ]
+    extra = 0
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "mode", "status", "wins", "winner", "created_at", "finalized_at"]
+    list_filter = ["mode", "status"]
+    search_fields = ["external_id", "seats__player__username"]
+    inlines = [SeatInline, RoundInline, CupChangeInline]
+
+    @admin.display(description="wins (A:B)")
+    def wins(self, match: Match) -> str:
+        return f"{match.wins_a}:{match.wins_b}"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        """Refused for a finalized ranked match (API.md "Leaderboard"); the bulk delete action
+        asks this for every selected match, so it refuses them too."""
+        if obj is not None and obj.is_ranked and obj.status == MatchStatus.FINALIZED:
+            return False
+        return super().has_delete_permission(request, obj)
+
+
+# --- Bazar Belote score sheets: read-only deals, scored by the API ------------------------------
+
+
+class BeloteDealInline(admin.TabularInline):
+    model = BeloteDeal
+    fields = [
+        "number",
+        "playing_pair",
+        "contract",
+        "suit",
+        "contract_number",
+        "kontra",
+        "trick_whists_playing",
+        "trick_whists_whisting",
+        "constructions_playing",
+        "constructions_whisting",
+        "played",
+        "points_playing",
+        "points_whisting",
+        "bait",
+        "breakdown",
+    ]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(BeloteProtocol)
+class BeloteProtocolAdmin(admin.ModelAdmin):
+    list_display = ["id", "pair_1", "pair_2", "created_at"]
+    search_fields = ["pair_1", "pair_2"]
+    readonly_fields = ["service_key", "created_at"]
+    inlines = [BeloteDealInline]

@@ -1,0 +1,276 @@
+"""Wire shapes of the Bazar Belote scorer and score sheets (API.md "Bazar Belote").
+
+Serializers check types only; the rules of a deal (BELOTE_SCORING §1) are checked when the
+scorer's :class:`~matches.belote.Deal` is built, and its ``InvalidDealError`` becomes a 400 naming
+the field (``kort_site.errors``).
+
+Decisions where the contract is silent
+--------------------------------------
+* **Took-tricks flags.** ``playing_took_tricks`` / ``whisting_took_tricks`` may be left out only
+  for a pair with trick whists: such a pair took a trick, so the flag is true. For a pair with 0
+  trick whists the flag is required, whatever the contract: a trick worth 0 whists still breaks a
+  Kapo (§3) and still keeps the playing pair's constructions (§1), so guessing would be wrong.
+* **Cards instead of whists.** ``tricks`` (the eight tricks with their cards and taker) replaces
+  ``tricks_whists`` and both flags, which are then counted with the card values of §7; giving
+  both forms is a 400. The trump is ``suit``, or all trumps for ``all_trumps`` and
+  ``kapo_all_trumps``. Constructions stay an input in both forms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from matches.belote import (
+    Contract,
+    Deal,
+    InvalidDealError,
+    Pair,
+    PerPair,
+    Trick,
+    count_tricks,
+)
+from matches.belote.scoring import ALL_TRUMPS, SUITS
+from matches.models import BeloteDeal, BelotePair, BeloteProtocol
+
+CONSTRUCTIONS_HELP = (
+    "Whists of the constructions each pair played, Bella included, a multiple of 10; 0 and 0 if "
+    "left out. The product counts terz 20, quarta 50, quint 100, Bella 20, four jacks 200, four "
+    "nines 150, four aces, tens, kings or queens 100 (BELOTE_SCORING §1, §7)."
+)
+TOOK_TRICKS_HELP = (
+    "Whether the {pair} pair took any trick. May be left out when that pair has trick whists "
+    "(then true); required when it has 0, since a trick worth 0 whists still counts (§1, §3)."
+)
+_IN_ALL_TRUMPS = (Contract.ALL_TRUMPS, Contract.KAPO_ALL_TRUMPS)
+_COUNTED_FROM_TRICKS = ("tricks_whists", "playing_took_tricks", "whisting_took_tricks")
+
+
+class PerPairSerializer(serializers.Serializer):
+    """``{"playing": ..., "whisting": ...}`` whists or points."""
+
+    playing = serializers.IntegerField()
+    whisting = serializers.IntegerField()
+
+
+class TrickSerializer(serializers.Serializer):
+    cards = serializers.ListField(
+        child=serializers.CharField(), help_text='four cards, rank then suit: "JH", "10C"'
+    )
+    taken_by = serializers.ChoiceField(choices=[p.value for p in Pair])
+
+
+class DealSerializer(serializers.Serializer):
+    """One deal (BELOTE_SCORING §1). ``validated_data`` is ``{"deal": Deal}``."""
+
+    contract = serializers.ChoiceField(choices=[c.value for c in Contract])
+    suit = serializers.ChoiceField(
+        choices=[*SUITS, ALL_TRUMPS],
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='required for suit, kapo and kapo_from_hand ("AT" allowed there only)',
+    )
+    number = serializers.IntegerField(help_text="N for a simple contract, K for a Kapo; ≥ 1")
+    kontra = serializers.IntegerField(default=0, help_text="0 none, 1 Kontra, 2 Rekontra")
+    tricks_whists = PerPairSerializer(
+        required=False,
+        help_text="whists in each pair's tricks, last trick included; they add up to 162 in a "
+        "suit, 258 in all trumps. Required unless tricks are given.",
+    )
+    constructions = PerPairSerializer(required=False, help_text=CONSTRUCTIONS_HELP)
+    playing_took_tricks = serializers.BooleanField(
+        required=False, help_text=TOOK_TRICKS_HELP.format(pair="playing")
+    )
+    whisting_took_tricks = serializers.BooleanField(
+        required=False, help_text=TOOK_TRICKS_HELP.format(pair="whisting")
+    )
+    tricks = TrickSerializer(
+        many=True,
+        required=False,
+        write_only=True,
+        help_text="the eight tricks in play order, instead of tricks_whists and the flags; "
+        "counted with the card values of BELOTE_SCORING §7",
+    )
+
+    def validate(self, attrs):
+        return {"deal": deal_from_wire(attrs)}
+
+
+def deal_from_wire(attrs: Mapping) -> Deal:
+    """The scorer's deal from a type-checked body, in whists form or in cards form (see the module
+    notes).
+
+    Raises:
+        InvalidDealError: a rule of BELOTE_SCORING §1 is broken, a required flag is missing, the
+            tricks are not a deal, or both forms are given; ``field`` names the wire field.
+    """
+    counted = _counted(attrs)
+    constructions = attrs.get("constructions", {"playing": 0, "whisting": 0})
+    return Deal(
+        contract=Contract(attrs["contract"]),
+        suit=attrs["suit"],
+        number=attrs["number"],
+        kontra=attrs["kontra"],
+        constructions=PerPair(**constructions),
+        **counted,
+    )
+
+
+def _counted(attrs: Mapping) -> dict:
+    """Trick whists and took-tricks flags, as given or counted from the cards."""
+    if "tricks" not in attrs:
+        return _given_tricks_whists(attrs)
+    given = [name for name in _COUNTED_FROM_TRICKS if name in attrs]
+    if given:
+        raise InvalidDealError(
+            "tricks", f"give either tricks or {', '.join(given)}, not both: tricks count them"
+        )
+    contract = Contract(attrs["contract"])
+    trump = ALL_TRUMPS if contract in _IN_ALL_TRUMPS else attrs["suit"]
+    tricks = [Trick(tuple(t["cards"]), Pair(t["taken_by"])) for t in attrs["tricks"]]
+    count = count_tricks(trump, tricks)
+    return {
+        "tricks_whists": count.tricks_whists,
+        "playing_took_tricks": count.playing_took_tricks,
+        "whisting_took_tricks": count.whisting_took_tricks,
+    }
+
+
+def _given_tricks_whists(attrs: Mapping) -> dict:
+    if "tricks_whists" not in attrs:
+        raise InvalidDealError("tricks_whists", "tricks_whists is required unless tricks are given")
+    whists = PerPair(**attrs["tricks_whists"])
+    return {
+        "tricks_whists": whists,
+        **{f"{pair}_took_tricks": _took_tricks(attrs, pair, whists[pair]) for pair in Pair},
+    }
+
+
+def _took_tricks(attrs: Mapping, pair: Pair, trick_whists: int) -> bool:
+    field = f"{pair}_took_tricks"
+    if field in attrs:
+        return attrs[field]
+    if trick_whists != 0:
+        return True
+    raise InvalidDealError(
+        field,
+        f"{field} is required when the {pair} pair has 0 trick whists: "
+        "a trick worth 0 whists still counts (BELOTE_SCORING §1, §3)",
+    )
+
+
+class BreakdownSerializer(serializers.Serializer):
+    """BELOTE_SCORING §1-§4: C, PC, Pp, Pv in points; Vp, Vv in whists."""
+
+    C = serializers.IntegerField()
+    PC = serializers.IntegerField()
+    Pp = serializers.IntegerField()
+    Pv = serializers.IntegerField()
+    Vp = serializers.IntegerField()
+    Vv = serializers.IntegerField()
+
+
+class DealScoreSerializer(serializers.Serializer):
+    """The result of a deal (BELOTE_SCORING §5), from a ``DealScore``."""
+
+    played = serializers.BooleanField()
+    points = PerPairSerializer()
+    bait = serializers.ChoiceField(choices=[p.value for p in Pair], allow_null=True)
+    breakdown = BreakdownSerializer()
+
+
+class DealAddSerializer(DealSerializer):
+    """A deal for a score sheet: the column that played the contract, and the deal as for
+    ``/score/``. ``validated_data`` is ``{"playing_pair": ..., "deal": Deal}``."""
+
+    playing_pair = serializers.ChoiceField(choices=BelotePair.values)
+
+    def validate(self, attrs):
+        return {"playing_pair": attrs["playing_pair"], **super().validate(attrs)}
+
+
+class SheetPairsSerializer(serializers.Serializer):
+    """Display names of the two columns."""
+
+    pair_1 = serializers.CharField(max_length=60)
+    pair_2 = serializers.CharField(max_length=60)
+
+    def validate(self, attrs):
+        if attrs["pair_1"] == attrs["pair_2"]:
+            raise serializers.ValidationError({"pair_2": ["the two pairs need different names"]})
+        return attrs
+
+
+class ProtocolCreateSerializer(serializers.Serializer):
+    pairs = SheetPairsSerializer()
+
+
+class SheetPointsSerializer(serializers.Serializer):
+    pair_1 = serializers.IntegerField()
+    pair_2 = serializers.IntegerField()
+
+
+class ProtocolDealSerializer(serializers.ModelSerializer):
+    """A stored deal: the deal as scored, its result for the playing and whisting pair, and the
+    same result in the sheet's columns."""
+
+    deal = DealSerializer(help_text="the deal as scored (trick whists counted if cards were given)")
+    score = DealScoreSerializer()
+    points = serializers.SerializerMethodField()
+    bait = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BeloteDeal
+        fields = ["number", "playing_pair", "deal", "score", "points", "bait"]
+
+    @extend_schema_field(SheetPointsSerializer)
+    def get_points(self, deal) -> dict[str, int]:
+        return {deal.sheet_pair(pair): deal.score.points[pair] for pair in Pair}
+
+    @extend_schema_field(serializers.ChoiceField(choices=BelotePair.values, allow_null=True))
+    def get_bait(self, deal) -> str | None:
+        """The column marked with a bait (BT), if any."""
+        return deal.sheet_pair(deal.score.bait) if deal.score.bait else None
+
+
+class ProtocolSummarySerializer(serializers.ModelSerializer):
+    """A score sheet with its running totals and bait counts per column; read from
+    ``belote_selectors.protocols_with_totals``."""
+
+    pairs = serializers.SerializerMethodField()
+    totals = serializers.SerializerMethodField()
+    baits = serializers.SerializerMethodField()
+    deals_count = serializers.IntegerField()
+
+    class Meta:
+        model = BeloteProtocol
+        fields = ["id", "pairs", "totals", "baits", "deals_count", "created_at"]
+
+    @extend_schema_field(SheetPairsSerializer)
+    def get_pairs(self, protocol) -> dict[str, str]:
+        return {pair: protocol.pair_name(pair) for pair in BelotePair}
+
+    @extend_schema_field(SheetPointsSerializer)
+    def get_totals(self, protocol) -> dict[str, int]:
+        return _per_column(protocol, "total")
+
+    @extend_schema_field(SheetPointsSerializer)
+    def get_baits(self, protocol) -> dict[str, int]:
+        return _per_column(protocol, "baits")
+
+
+def _per_column(protocol: BeloteProtocol, annotation: str) -> dict[str, int]:
+    """``{"pair_1": ..., "pair_2": ...}`` from the selector's ``<annotation>_<pair>`` values."""
+    return {pair: getattr(protocol, f"{annotation}_{pair}") for pair in BelotePair}
+
+
+class ProtocolSerializer(ProtocolSummarySerializer):
+    """A score sheet with its deals in order."""
+
+    deals = ProtocolDealSerializer(many=True, read_only=True)
+
+    class Meta(ProtocolSummarySerializer.Meta):
+        fields = [*ProtocolSummarySerializer.Meta.fields, "deals"]

@@ -1,0 +1,57 @@
+"""Writes of Bazar Belote score sheets (BELOTE_SCORING §5; API.md "Bazar Belote").
+
+A deal is scored by the pure scorer and stored with its result in one transaction, under a lock
+on its protocol row: concurrent adds to one sheet are numbered one after the other, and none is
+lost.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from django.db import transaction
+
+from matches.belote import Deal, score_deal
+from matches.models import BeloteDeal, BelotePair, BeloteProtocol
+
+
+def protocol_create(*, service_key, pairs: dict[str, str]) -> BeloteProtocol:
+    """Open a score sheet for two pairs; ``pairs`` maps ``pair_1`` and ``pair_2`` to display
+    names."""
+    return BeloteProtocol.objects.create(
+        pair_1=pairs[BelotePair.PAIR_1], pair_2=pairs[BelotePair.PAIR_2], service_key=service_key
+    )
+
+
+def deal_add(*, protocol_id: int, playing_pair: str, deal: Deal) -> BeloteDeal:
+    """Score ``deal`` (BELOTE_SCORING §1-§5) and add it as the next deal of the sheet.
+
+    ``playing_pair`` is the column (``pair_1`` or ``pair_2``) that declared the contract. Returns
+    the stored deal, numbered from 1.
+
+    Raises:
+        BeloteProtocol.DoesNotExist: no such protocol.
+    """
+    score = score_deal(deal)
+    with transaction.atomic():
+        protocol = BeloteProtocol.objects.select_for_update().get(pk=protocol_id)
+        return BeloteDeal.objects.create(
+            protocol=protocol,
+            number=protocol.deals.count() + 1,
+            playing_pair=BelotePair(playing_pair),
+            contract=deal.contract,
+            suit=deal.suit,
+            contract_number=deal.number,
+            kontra=deal.kontra,
+            trick_whists_playing=deal.tricks_whists.playing,
+            trick_whists_whisting=deal.tricks_whists.whisting,
+            constructions_playing=deal.constructions.playing,
+            constructions_whisting=deal.constructions.whisting,
+            playing_took_tricks=deal.playing_took_tricks,
+            whisting_took_tricks=deal.whisting_took_tricks,
+            played=score.played,
+            points_playing=score.points.playing,
+            points_whisting=score.points.whisting,
+            bait=score.bait,
+            breakdown=dataclasses.asdict(score.breakdown),
+        )

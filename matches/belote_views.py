@@ -1,0 +1,91 @@
+"""Bazar Belote endpoints (API.md "Bazar Belote"): a stateless scorer, and score sheets
+("protocols") whose deals are scored and summed per pair. Scoring and reads are public; opening a
+sheet and adding deals need a service key (``Authorization: Api-Key <key>``)."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import belote_selectors, belote_services
+from matches.belote import score_deal
+from matches.belote_serializers import (
+    DealAddSerializer,
+    DealScoreSerializer,
+    DealSerializer,
+    ProtocolCreateSerializer,
+    ProtocolSerializer,
+    ProtocolSummarySerializer,
+)
+from matches.models import BeloteProtocol
+from ranking.auth import IsServiceKey
+
+
+class BeloteScoreView(APIView):
+    """Score one deal (BELOTE_SCORING §1-§5); nothing is stored and no credentials are read.
+
+    Give either ``tricks_whists`` (with the took-tricks flags where a pair has 0 trick whists) or
+    the eight ``tricks`` with their cards, counted with the card values of §7. Constructions are
+    always given as whists per pair."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=DealSerializer, responses={200: DealScoreSerializer})
+    def post(self, request):
+        given = DealSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        return Response(DealScoreSerializer(score_deal(given.validated_data["deal"])).data)
+
+
+class BeloteProtocolViewSet(
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Score sheets: open one and add deals (service key); read them (public). A sheet shows its
+    deals in order with each one's result, and per pair the running total and bait marks."""
+
+    lookup_value_regex = r"[0-9]+"
+
+    def get_queryset(self):
+        if self.action == "list":
+            return belote_selectors.protocols_with_totals()
+        return belote_selectors.protocol_with_deals()
+
+    def get_serializer_class(self):
+        return ProtocolSummarySerializer if self.action == "list" else ProtocolSerializer
+
+    def get_permissions(self):
+        if self.action in ("create", "deals"):
+            return [IsServiceKey()]
+        return [AllowAny()]
+
+    @extend_schema(request=ProtocolCreateSerializer, responses={201: ProtocolSerializer})
+    def create(self, request):
+        given = ProtocolCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        protocol = belote_services.protocol_create(
+            service_key=request.auth, pairs=given.validated_data["pairs"]
+        )
+        return self._sheet(protocol.pk, status.HTTP_201_CREATED)
+
+    @extend_schema(request=DealAddSerializer, responses={201: ProtocolSerializer})
+    @action(detail=True, methods=["post"])
+    def deals(self, request, pk=None):
+        """Score a deal and add it to the sheet as its next deal; answers with the whole sheet."""
+        given = DealAddSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        try:
+            belote_services.deal_add(protocol_id=int(pk), **given.validated_data)
+        except BeloteProtocol.DoesNotExist:
+            raise NotFound("no such protocol") from None
+        return self._sheet(int(pk), status.HTTP_201_CREATED)
+
+    def _sheet(self, protocol_id: int, status_code: int) -> Response:
+        protocol = belote_selectors.protocol_with_deals().get(pk=protocol_id)
+        return Response(ProtocolSerializer(protocol).data, status=status_code)

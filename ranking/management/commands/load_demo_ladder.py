@@ -1,0 +1,47 @@
+"""``manage.py load_demo_ladder``: load a small seeded demo ladder (logic in ``ranking.demo``).
+
+Idempotent: a second run finds the demo players and matches and creates nothing. The service
+key named ``demo`` is printed when it is issued; a key is shown only once, so later runs say it
+exists and how to issue another instead of printing anything secret.
+"""
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import connection
+
+from ranking.demo import DEMO_KEY_NAME, demo_ladder_load
+
+WHERE_TO_LOOK = """\
+Serve it with `python manage.py runserver` and look at:
+  http://127.0.0.1:8000/api/v1/              the API root
+  http://127.0.0.1:8000/api/v1/leaderboard/  the leaderboard
+  http://127.0.0.1:8000/api/docs/            the API, browsable (schema at /api/schema/)
+  http://127.0.0.1:8000/admin/               the admin; make a login with
+                                             `python manage.py createsuperuser`"""
+
+
+class Command(BaseCommand):
+    help = (
+        "Load a small seeded demo ladder (12 humans, 2 bots, 24 matches) into the configured "
+        "database; running it again creates nothing."
+    )
+
+    def handle(self, *args, **options):
+        ladder = demo_ladder_load()
+        database = connection.settings_dict["NAME"]
+        self.stdout.write(
+            f"Demo ladder on {connection.vendor} ({database}): {ladder.players} players "
+            f"({ladder.players_created} new), {ladder.matches} matches "
+            f"({ladder.matches_created} new)."
+        )
+        if settings.CELERY_BROKER_URL and ladder.matches_created:
+            self.stdout.write("New matches are finalized by the Celery worker once it runs.")
+        if ladder.key is None:
+            self.stdout.write(
+                f"The service key '{DEMO_KEY_NAME}' exists already and a key is shown only "
+                "once; issue another with `python manage.py create_service_key NAME`."
+            )
+        else:
+            self.stdout.write(f"Service key '{DEMO_KEY_NAME}' (shown once, store it now):")
+            self.stdout.write(f"  Authorization: Api-Key {ladder.key}")
+        self.stdout.write(WHERE_TO_LOOK)

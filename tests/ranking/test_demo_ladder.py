@@ -1,0 +1,65 @@
+"""``manage.py load_demo_ladder``: a seeded demo ladder that finalizes, fills the leaderboard,
+covers every round outcome and is not duplicated by a second run."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from rest_framework_api_key.models import APIKey
+
+from matches.kort.rules import Outcome
+from matches.models import Match, Round
+from ranking.models import CupChange, Player
+
+
+@pytest.fixture
+def load(db, django_capture_on_commit_callbacks):
+    """Run the command; its matches are finalized as their creation commits."""
+
+    def run() -> str:
+        out = StringIO()
+        with django_capture_on_commit_callbacks(execute=True):
+            call_command("load_demo_ladder", stdout=out)
+        return out.getvalue()
+
+    return run
+
+
+def counts() -> tuple[int, ...]:
+    models = (Player, Match, Round, CupChange, APIKey)
+    return tuple(model.objects.count() for model in models)
+
+
+def test_the_demo_ladder_fills_the_leaderboard(load, api):
+    out = load()
+    key = out.split("Authorization: Api-Key ")[1].split()[0]
+    assert APIKey.objects.get_from_key(key).name == "demo"
+    assert Player.objects.filter(is_bot=False).count() == 12
+    assert Player.objects.filter(is_bot=True).count() == 2
+    assert Match.objects.filter(mode="ranked", status="finalized").count() == 20
+    assert Match.objects.filter(mode="room", status="finalized").count() == 4
+    assert set(Round.objects.values_list("outcome", flat=True)) == set(Outcome)
+
+    rows = api.get("/api/v1/leaderboard/", {"limit": 100}).data["results"]
+    assert rows
+    assert [row["rank"] for row in rows] == list(range(1, len(rows) + 1))
+    bots = set(Player.objects.filter(is_bot=True).values_list("pk", flat=True))
+    assert not bots & {row["player"]["id"] for row in rows}
+    assert "/api/v1/leaderboard/" in out and "createsuperuser" in out
+
+
+def test_a_second_run_creates_nothing_and_shows_no_key(load):
+    load()
+    before = counts()
+    out = load()
+    assert counts() == before
+    assert "Api-Key" not in out
+    assert "exists already" in out
+    assert "(0 new), 24 matches (0 new)" in out
+
+
+def test_the_demo_ladder_is_what_its_rounds_give(load):
+    load()
+    out = StringIO()
+    call_command("rebuild_ladder", stdout=out)
+    assert out.getvalue().startswith("No difference")

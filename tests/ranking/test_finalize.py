@@ -1,0 +1,135 @@
+"""Finalization applies a match's cups and statistics exactly once (KORT_RULES §7), whether it
+runs again later or twice at the same moment."""
+
+import threading
+from types import SimpleNamespace
+
+import pytest
+from django.db import connection
+
+from matches.models import Match
+from ranking.models import CupChange, Player
+from ranking.services import match_finalize
+from ranking.tasks import finalize_match
+from stats.models import PlayerStats
+from tests.helpers import ids_of, match_play, match_read, round_body, team_cups
+
+
+def ladder_state(player_ids) -> dict:
+    """Everything finalization writes, as plain values."""
+    return {
+        "ledger": sorted(CupChange.objects.values_list("match_id", "player_id", "delta")),
+        "players": list(
+            Player.objects.filter(pk__in=player_ids)
+            .order_by("pk")
+            .values_list("cups", "best_cups", "cups_changed_at")
+        ),
+        "stats": list(PlayerStats.objects.filter(player_id__in=player_ids).order_by("pk").values()),
+        "matches": list(Match.objects.order_by("pk").values("status", "finalized_at")),
+    }
+
+
+def test_finalizing_again_changes_nothing(service, api, cast):
+    seats = ids_of(cast)
+    match_id = match_play(service, seats, [round_body(0, 7, 0, "stop")])  # A's Kort: +10 / -5
+    match = match_read(api, match_id)
+    assert match["status"] == "finalized"
+    state = ladder_state(seats)
+
+    assert match_finalize(match_id) is False
+    assert finalize_match(match_id) is False
+    assert finalize_match.delay(match_id).get() is False
+
+    assert ladder_state(seats) == state
+    assert match_read(api, match_id) == match
+    assert len(state["ledger"]) == 4
+    assert [p.cups for p in Player.objects.filter(pk__in=seats).order_by("pk")] == [10, -5, 10, -5]
+
+
+def test_a_match_still_in_progress_is_not_finalized(service, cast):
+    seats = ids_of(cast)
+    match_id = match_play(service, seats, [round_body(0, 7, 3)])  # 1:0 of 3
+    state = ladder_state(seats)
+
+    assert match_finalize(match_id) is False
+    assert ladder_state(seats) == state
+
+
+# --- concurrent finalization (PostgreSQL row locks) -------------------------------------------
+
+
+@pytest.fixture
+def completed_only(monkeypatch):
+    """Completed matches stay completed: the queued finalization is recorded, not run."""
+    queued = []
+    monkeypatch.setattr("matches.services.finalize_match", SimpleNamespace(delay=queued.append))
+    return queued
+
+
+def at_once(calls) -> list:
+    """Run each call in its own thread, all released together; each thread uses its own
+    database connection and closes it. Returns the calls' results in order."""
+    start = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+    errors = []
+
+    def run(index, call):
+        try:
+            start.wait()
+            results[index] = call()
+        except Exception as error:  # re-raised in the test's thread below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_finalize_one_match_once(service, api, cast, completed_only):
+    seats = ids_of(cast)
+    match_id = match_play(service, seats, [round_body(0, 7, 0, "stop")])  # A's Kort: +10 / -5
+    assert completed_only == [match_id]
+    assert match_read(api, match_id)["status"] == "completed"
+
+    results = at_once([lambda: match_finalize(match_id)] * 2)
+
+    assert sorted(results) == [False, True]
+    assert CupChange.objects.filter(match_id=match_id).count() == 4
+    assert match_read(api, match_id)["cups"] == team_cups(seats, +10, -5)
+    players = Player.objects.filter(pk__in=seats).order_by("pk")
+    assert [(p.cups, p.best_cups) for p in players] == [(10, 10), (-5, 0), (10, 10), (-5, 0)]
+    assert [s.matches_played for s in PlayerStats.objects.filter(player_id__in=seats)] == [1] * 4
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_matches_of_the_same_players_finalized_at_once(service, cast, completed_only):
+    amir, bita, cyrus, dara = ids_of(cast)
+    # Seat 0's Kort in both: Amir and Cyrus win the first (+10, the others -5); Bita and Dara,
+    # on team A of the second, win it (+10, Amir and Cyrus -5). Each player ends on +5.
+    first = match_play(service, [amir, bita, cyrus, dara], [round_body(0, 7, 0, "stop")])
+    second = match_play(service, [bita, amir, dara, cyrus], [round_body(0, 7, 0, "stop")])
+    assert completed_only == [first, second]
+
+    results = at_once([lambda: match_finalize(first), lambda: match_finalize(second)] * 2)
+
+    assert sorted(results[0::2]) == sorted(results[1::2]) == [False, True]
+    assert CupChange.objects.count() == 8
+    cups = dict(Player.objects.values_list("pk", "cups"))
+    assert [cups[pid] for pid in (amir, bita, cyrus, dara)] == [5, 5, 5, 5]
+    # The best total depends on which match came first: 10 for the team that won it, 5 for
+    # the other (-5 then +10); partners always share it.
+    best = dict(Player.objects.values_list("pk", "best_cups"))
+    assert best[amir] == best[cyrus]
+    assert best[bita] == best[dara]
+    assert {best[amir], best[bita]} == {5, 10}
+    assert set(PlayerStats.objects.values_list("matches_played", "matches_won")) == {(2, 1)}
