@@ -379,7 +379,7 @@ def _finished_with(round_: Round, vote: BavanVote | None, tricks: Mapping[str, i
 
 def _check_awaits_finish(round_: Round, vote: BavanVote | None) -> None:
     if vote is None:
-        problem = "was reported without a live vote; report rounds in one piece instead"
+        problem = "was reported finished, without a live vote"
     elif round_.status == RoundStatus.VOTING:
         problem = "is still voting; it is finished once the vote goes for Bavan"
     elif round_.status == RoundStatus.FINISHED:
