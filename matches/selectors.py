@@ -2,7 +2,7 @@
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from matches.models import Match, MatchStatus, Round, Seat
+from matches.models import BavanVote, Match, MatchStatus, Round, Seat
 
 
 def matches_with_details() -> QuerySet[Match]:
@@ -24,3 +24,9 @@ def player_result_q(player_id: int, result: str) -> Q:
     on_team_a = Q(pk__in=Seat.objects.filter(player_id=player_id, seat__in=(0, 2)).values("match"))
     won = (on_team_a & Q(winner="A")) | (~on_team_a & Q(winner="B"))
     return ~Q(status=MatchStatus.IN_PROGRESS) & (won if result == "won" else ~won)
+
+
+def bavan_vote(**lookup) -> BavanVote | None:
+    """The live Bavan vote found by ``lookup`` (``round=``, or ``round__match_id=`` and
+    ``round__number=``) with its votes, or None."""
+    return BavanVote.objects.prefetch_related("seat_votes").filter(**lookup).first()

@@ -1,10 +1,12 @@
 """Wire shapes of matches and rounds (API.md "Matches"). Shapes only: the rules are checked by
 the services and the pure rules module."""
 
+from django.utils import timezone
 from rest_framework import serializers
 
 from matches.kort.rules import BavanDecision, Mode, Team, Vote
-from matches.models import Match, Round
+from matches.models import BavanVote, Match, Round, Seat
+from matches.votes import LIVE_VOTE, revealed_hands
 
 
 class TricksSerializer(serializers.Serializer):
@@ -19,13 +21,13 @@ class CastVoteSerializer(serializers.Serializer):
 
 
 class RoundReportSerializer(serializers.Serializer):
-    """A round report in summary form."""
+    """A round report in summary form; ``"bavan": "vote"`` at 7:0 opens a live vote."""
 
     number = serializers.IntegerField(min_value=1, required=False)
     trump_seat = serializers.IntegerField(min_value=0, max_value=3)
     tricks = TricksSerializer()
     bavan = serializers.ChoiceField(
-        choices=[d.value for d in BavanDecision], required=False, allow_null=True
+        choices=[*(d.value for d in BavanDecision), LIVE_VOTE], required=False, allow_null=True
     )
     bavan_votes = CastVoteSerializer(many=True, required=False)
 
@@ -53,6 +55,7 @@ class RoundSerializer(serializers.ModelSerializer):
         model = Round
         fields = [
             "number",
+            "status",
             "trump_seat",
             "tricks",
             "bavan",
@@ -104,12 +107,67 @@ class MatchSerializer(serializers.ModelSerializer):
         return {str(change.player_id): change.delta for change in match.cup_changes.all()}
 
 
+class BavanVoteSerializer(serializers.ModelSerializer):
+    """A live Bavan vote as everyone sees it (API.md "Live Bavan vote"). ``revealed_hands``
+    needs the hands in the context (``hands``: seat -> cards); summary rounds have none."""
+
+    votes = serializers.SerializerMethodField()
+    revealed_hands = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BavanVote
+        fields = [
+            "status",
+            "team",
+            "opened_at",
+            "deadline",
+            "resolved_at",
+            "votes",
+            "revealed_hands",
+        ]
+
+    def get_votes(self, vote) -> dict[str, dict]:
+        stamp = serializers.DateTimeField()
+        return {
+            str(cast.seat): {
+                "vote": cast.choice,
+                "at": stamp.to_representation(cast.at),
+                "bot": cast.by_bot,
+            }
+            for cast in vote.seat_votes.all()
+        }
+
+    def get_revealed_hands(self, vote) -> dict[str, list[str]] | None:
+        return revealed_hands(vote, self.context.get("hands"), timezone.now())
+
+
+class VoteCastSerializer(serializers.Serializer):
+    vote = serializers.ChoiceField(choices=[v.value for v in Vote])
+
+
+class RoundFinishSerializer(serializers.Serializer):
+    """The final tricks of a round that went for Bavan: 13:0 or (7+j):1."""
+
+    tricks = TricksSerializer()
+
+
 class RoundReportedSerializer(serializers.Serializer):
-    """The answer to a round report."""
+    """The answer to a round report or finish. ``outcome``, ``winner`` and ``wins_awarded`` are
+    null while the round is open (``status`` voting or bavan); ``vote`` is the live vote, if any."""
 
     number = serializers.IntegerField()
-    outcome = serializers.CharField()
-    winner = serializers.CharField()
-    wins_awarded = serializers.IntegerField()
+    status = serializers.CharField()
+    outcome = serializers.CharField(allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+    wins_awarded = serializers.IntegerField(allow_null=True)
     next_trump_seat = serializers.IntegerField()
+    vote = BavanVoteSerializer(allow_null=True)
     match = MatchSerializer()
+
+
+class SeatLeftSerializer(serializers.ModelSerializer):
+    """A seat whose player left the match: a bot plays and votes for it (KORT_RULES §4)."""
+
+    class Meta:
+        model = Seat
+        fields = ["seat", "player", "left_at"]
