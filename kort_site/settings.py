@@ -130,10 +130,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Bazar Belote: one enum for the sheet's columns, one for the roles in a deal.
+    # Bazar Belote: one enum for the sheet's columns, one for the roles in a deal; KORT: one for
+    # the team choices, which winners, shutout teams and voting teams share.
     "ENUM_NAME_OVERRIDES": {
         "BeloteSheetPairEnum": ["pair_1", "pair_2"],
         "BeloteRoleEnum": ["playing", "whisting"],
+        "TeamEnum": "matches.models.TEAM_CHOICES",
     },
 }
 

@@ -7,6 +7,7 @@ from rest_framework.routers import DefaultRouter
 
 from matches.belote_views import BeloteProtocolViewSet, BeloteScoreView
 from matches.views import MatchViewSet, PlayerMatchesView
+from matches.vote_views import BavanVoteView, RoundFinishView, SeatLeaveView
 from ranking.views import LeaderboardAroundView, LeaderboardView, PlayerViewSet
 from stats.views import MyStatsView, PlayerStatsView
 
@@ -24,6 +25,19 @@ api_v1 = [
         "leaderboard/around/<int:player_id>/",
         LeaderboardAroundView.as_view(),
         name="leaderboard-around",
+    ),
+    path(
+        "matches/<int:match_id>/rounds/<int:number>/vote/",
+        BavanVoteView.as_view(),
+        name="round-vote",
+    ),
+    path(
+        "matches/<int:match_id>/rounds/<int:number>/finish/",
+        RoundFinishView.as_view(),
+        name="round-finish",
+    ),
+    path(
+        "matches/<int:match_id>/seats/<int:seat>/leave/", SeatLeaveView.as_view(), name="seat-leave"
     ),
     path("belote/score/", BeloteScoreView.as_view(), name="belote-score"),
     *router.urls,

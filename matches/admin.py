@@ -23,6 +23,7 @@ class RoundInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Round
     fields = [
         "number",
+        "status",
         "trump_seat",
         "tricks_a",
         "tricks_b",

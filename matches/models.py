@@ -1,5 +1,8 @@
-"""Matches, their seats and rounds (KORT_RULES §1, §2, §4, §5; API.md "Matches"), and Bazar
-Belote score sheets (BELOTE_SCORING §5; API.md "Bazar Belote")."""
+"""Matches, their seats and rounds, and live Bavan votes (KORT_RULES §1, §2, §4, §5; API.md
+"Matches" and "Live Bavan vote"), and Bazar Belote score sheets (BELOTE_SCORING §5; API.md
+"Bazar Belote")."""
+
+from datetime import timedelta
 
 from django.db import models
 from django.db.models import Q
@@ -19,7 +22,7 @@ from matches.belote.scoring import (
     Pair,
     PerPair,
 )
-from matches.kort.rules import BavanDecision, Mode, Outcome, RoundResult, Team, team_of
+from matches.kort.rules import BavanDecision, Mode, Outcome, RoundResult, Team, Vote, team_of
 
 TEAM_CHOICES = [(t.value, t.value) for t in Team]
 
@@ -120,10 +123,79 @@ class Seat(models.Model):
         return team_of(self.seat)
 
 
+class VoteStatus(models.TextChoices):
+    OPEN = "open"
+    GO = "go"
+    REFUSED = "refused"
+
+
+class BavanVote(models.Model):
+    """The live Bavan vote of a round that reached 7:0 (KORT_RULES §4): ``team`` votes from
+    ``opened_at`` until ``deadline`` (``KORT_BAVAN_VOTE_SECONDS`` later); ``status`` goes from
+    open to go or refused exactly once, stamped ``resolved_at``."""
+
+    round = models.OneToOneField("Round", on_delete=models.CASCADE, related_name="bavan_vote")
+    team = models.CharField(max_length=1, choices=TEAM_CHOICES)
+    opened_at = models.DateTimeField()
+    deadline = models.DateTimeField()
+    status = models.CharField(max_length=8, choices=VoteStatus.choices, default=VoteStatus.OPEN)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="open", resolved_at__isnull=True)
+                | (~Q(status="open") & Q(resolved_at__isnull=False)),
+                name="resolved_at_iff_vote_resolved",
+            ),
+            models.CheckConstraint(
+                condition=Q(deadline__gt=models.F("opened_at")), name="vote_deadline_after_opening"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Bavan vote of team {self.team} in round {self.round_id}: {self.status}"
+
+    @property
+    def length_ms(self) -> int:
+        """The vote's length in milliseconds (30 000 by the rules)."""
+        return (self.deadline - self.opened_at) // timedelta(milliseconds=1)
+
+
+class SeatVote(models.Model):
+    """One seat's vote in a live Bavan vote, as cast at ``at``; ``by_bot`` marks a vote a bot
+    cast for a bot seat or for a player who left (KORT_RULES §4). One per seat: a vote cannot
+    be changed."""
+
+    vote = models.ForeignKey(BavanVote, on_delete=models.CASCADE, related_name="seat_votes")
+    seat = models.PositiveSmallIntegerField()
+    choice = models.CharField(max_length=5, choices=[(v.value, v.value) for v in Vote])
+    at = models.DateTimeField()
+    by_bot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["vote", "at", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["vote", "seat"], name="one_vote_per_seat"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="vote_seat_in_range"),
+        ]
+
+    def __str__(self):
+        return f"seat {self.seat} votes {self.choice} in vote {self.vote_id}"
+
+
+class RoundStatus(models.TextChoices):
+    VOTING = "voting"
+    BAVAN = "bavan"
+    FINISHED = "finished"
+
+
 class Round(models.Model):
-    """A finished round as reported, with the outcome the rules gave it (KORT_RULES §2).
-    ``report`` keeps the report's canonical body and ``play`` its full record in canonical wire
-    form (None for a summary round), so a resend can be recognised and the record replayed."""
+    """A reported round. A finished round carries the outcome the rules gave it (KORT_RULES §2);
+    a round at 7:0 with a live vote is ``voting``, then ``bavan`` (going for Bavan, awaiting its
+    finish) or finished as a Kort / At-kort (§4). ``report`` keeps the report's canonical body
+    and ``play`` its full record in canonical wire form (None for a summary round), so a resend
+    can be recognised and the record replayed."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -134,9 +206,14 @@ class Round(models.Model):
         max_length=4, choices=[(d.value, d.value) for d in BavanDecision], null=True, blank=True
     )
     bavan_votes = models.JSONField(default=list, blank=True)
-    outcome = models.CharField(max_length=12, choices=[(o.value, o.value) for o in Outcome])
-    winner = models.CharField(max_length=1, choices=TEAM_CHOICES)
-    wins_awarded = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=8, choices=RoundStatus.choices, default=RoundStatus.FINISHED
+    )
+    outcome = models.CharField(
+        max_length=12, choices=[(o.value, o.value) for o in Outcome], null=True, blank=True
+    )
+    winner = models.CharField(max_length=1, choices=TEAM_CHOICES, null=True, blank=True)
+    wins_awarded = models.PositiveSmallIntegerField(null=True, blank=True)
     shutout_team = models.CharField(max_length=1, choices=TEAM_CHOICES, null=True, blank=True)
     report = models.JSONField(default=dict)
     play = models.JSONField(null=True, blank=True)
@@ -151,14 +228,36 @@ class Round(models.Model):
                 condition=Q(tricks_a__lte=13) & Q(tricks_b__lte=13) & Q(trump_seat__lte=3),
                 name="round_values_in_range",
             ),
+            models.CheckConstraint(
+                condition=Q(
+                    status="finished",
+                    outcome__isnull=False,
+                    winner__isnull=False,
+                    wins_awarded__isnull=False,
+                )
+                | (
+                    ~Q(status="finished")
+                    & Q(outcome__isnull=True, winner__isnull=True, wins_awarded__isnull=True)
+                ),
+                name="outcome_iff_round_finished",
+            ),
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=~Q(status="finished"),
+                name="one_open_round_per_match",
+            ),
         ]
 
     def __str__(self):
-        return f"round {self.number} of match {self.match_id}: {self.outcome}"
+        return f"round {self.number} of match {self.match_id}: {self.outcome or self.status}"
+
+    @property
+    def tricks(self) -> dict[Team, int]:
+        return {Team.A: self.tricks_a, Team.B: self.tricks_b}
 
     @property
     def result(self) -> RoundResult:
-        """The stored round as the rules module's value object."""
+        """The stored round as the rules module's value object (finished rounds only)."""
         return RoundResult(
             outcome=Outcome(self.outcome),
             winner=Team(self.winner),

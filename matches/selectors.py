@@ -4,7 +4,7 @@ round records against their replay (KORT_RULES §1-§4)."""
 from django.db.models import Prefetch, Q, QuerySet
 
 from matches.kort.replay import InvalidRecordError, replay_record
-from matches.models import Match, MatchStatus, Round, Seat
+from matches.models import BavanVote, Match, MatchStatus, Round, RoundStatus, Seat
 
 
 def matches_with_details() -> QuerySet[Match]:
@@ -28,9 +28,17 @@ def player_result_q(player_id: int, result: str) -> Q:
     return ~Q(status=MatchStatus.IN_PROGRESS) & (won if result == "won" else ~won)
 
 
+def bavan_vote(**lookup) -> BavanVote | None:
+    """The live Bavan vote found by ``lookup`` (``round=``, or ``round__match_id=`` and
+    ``round__number=``) with its votes, or None."""
+    return BavanVote.objects.prefetch_related("seat_votes").filter(**lookup).first()
+
+
 def recorded_rounds() -> QuerySet[Round]:
-    """Rounds stored with their full record (``play``), by match and number."""
-    return Round.objects.filter(play__isnull=False).order_by("match_id", "number")
+    """Finished rounds stored with their full record (``play``), by match and number. A round
+    still voting or going for Bavan has no final tricks to check yet (KORT_RULES §4)."""
+    rounds = Round.objects.filter(play__isnull=False, status=RoundStatus.FINISHED)
+    return rounds.order_by("match_id", "number")
 
 
 def replay_differences(round_: Round) -> list[str]:

@@ -3,10 +3,12 @@ the services and the pure rules module."""
 
 from collections.abc import Mapping
 
+from django.utils import timezone
 from rest_framework import serializers
 
 from matches.kort.rules import BavanDecision, Mode, Team, Vote
-from matches.models import Match, Round
+from matches.models import BavanVote, Match, Round, Seat
+from matches.votes import LIVE_VOTE, revealed_hands
 
 
 class TricksSerializer(serializers.Serializer):
@@ -24,7 +26,8 @@ TRICKS_REQUIRED = "tricks are required unless the round's full record (play) is 
 
 
 class RoundReportSerializer(serializers.Serializer):
-    """A round report: the summary, the full record (``play``), or both (then they must agree).
+    """A round report: the summary, the full record (``play``), or both (then they must agree);
+    ``"bavan": "vote"`` at 7:0 opens a live vote.
 
     ``tricks`` may be omitted only with ``play``; the record's shape and legality are checked by
     the replay (KORT_RULES §1, §3), not here.
@@ -34,7 +37,7 @@ class RoundReportSerializer(serializers.Serializer):
     trump_seat = serializers.IntegerField(min_value=0, max_value=3)
     tricks = TricksSerializer(required=False)
     bavan = serializers.ChoiceField(
-        choices=[d.value for d in BavanDecision], required=False, allow_null=True
+        choices=[*(d.value for d in BavanDecision), LIVE_VOTE], required=False, allow_null=True
     )
     bavan_votes = CastVoteSerializer(many=True, required=False)
     play = serializers.JSONField(
@@ -86,6 +89,7 @@ class RoundSerializer(serializers.ModelSerializer):
         model = Round
         fields = [
             "number",
+            "status",
             "trump_seat",
             "tricks",
             "bavan",
@@ -139,12 +143,67 @@ class MatchSerializer(serializers.ModelSerializer):
         return {str(change.player_id): change.delta for change in match.cup_changes.all()}
 
 
+class BavanVoteSerializer(serializers.ModelSerializer):
+    """A live Bavan vote as everyone sees it (API.md "Live Bavan vote"). ``revealed_hands``
+    needs the hands in the context (``hands``: seat -> cards); summary rounds have none."""
+
+    votes = serializers.SerializerMethodField()
+    revealed_hands = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BavanVote
+        fields = [
+            "status",
+            "team",
+            "opened_at",
+            "deadline",
+            "resolved_at",
+            "votes",
+            "revealed_hands",
+        ]
+
+    def get_votes(self, vote) -> dict[str, dict]:
+        stamp = serializers.DateTimeField()
+        return {
+            str(cast.seat): {
+                "vote": cast.choice,
+                "at": stamp.to_representation(cast.at),
+                "bot": cast.by_bot,
+            }
+            for cast in vote.seat_votes.all()
+        }
+
+    def get_revealed_hands(self, vote) -> dict[str, list[str]] | None:
+        return revealed_hands(vote, self.context.get("hands"), timezone.now())
+
+
+class VoteCastSerializer(serializers.Serializer):
+    vote = serializers.ChoiceField(choices=[v.value for v in Vote])
+
+
+class RoundFinishSerializer(serializers.Serializer):
+    """The final tricks of a round that went for Bavan: 13:0 or (7+j):1."""
+
+    tricks = TricksSerializer()
+
+
 class RoundReportedSerializer(serializers.Serializer):
-    """The answer to a round report."""
+    """The answer to a round report or finish. ``outcome``, ``winner`` and ``wins_awarded`` are
+    null while the round is open (``status`` voting or bavan); ``vote`` is the live vote, if any."""
 
     number = serializers.IntegerField()
-    outcome = serializers.CharField()
-    winner = serializers.CharField()
-    wins_awarded = serializers.IntegerField()
+    status = serializers.CharField()
+    outcome = serializers.CharField(allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+    wins_awarded = serializers.IntegerField(allow_null=True)
     next_trump_seat = serializers.IntegerField()
+    vote = BavanVoteSerializer(allow_null=True)
     match = MatchSerializer()
+
+
+class SeatLeftSerializer(serializers.ModelSerializer):
+    """A seat whose player left the match: a bot plays and votes for it (KORT_RULES §4)."""
+
+    class Meta:
+        model = Seat
+        fields = ["seat", "player", "left_at"]

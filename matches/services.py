@@ -1,8 +1,10 @@
 """Writes for matches and rounds (KORT_RULES §1, §2, §4, §5; API.md "Matches").
 
 Every write runs in one transaction: a rejected report writes nothing. A round report locks its
-match row, so concurrent reports of one match are applied one at a time. When a match is
-completed, finalization is queued on commit (``ranking.tasks.finalize_match``).
+match row, so concurrent reports of one match are applied one at a time. A finished round moves
+its match on through ``matches.rounds.round_finish``; a 7:0 reported with ``"bavan": "vote"``
+opens a live vote instead (``matches.votes``), and the match takes no other round until that
+round is finished.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from collections.abc import Mapping, Sequence
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from rest_framework.exceptions import ValidationError
 
 from kort_site.errors import Conflict
@@ -23,15 +24,13 @@ from matches.kort.rules import (
     Mode,
     Team,
     Vote,
-    match_winner,
-    next_trump_seat,
     resolve_votes,
-    round_outcome,
 )
-from matches.models import Match, MatchStatus, Round, Seat
-from matches.records import PLAY_REQUIRED, canonical_play, replay_report
+from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
+from matches.records import PLAY_REQUIRED, ReplayedReport, canonical_play, replay_report
+from matches.rounds import round_finish
+from matches.votes import LIVE_VOTE, vote_open
 from ranking.models import Player
-from ranking.tasks import finalize_match
 
 
 def match_create(
@@ -136,10 +135,10 @@ def round_report(*, match_id: int, report: Mapping) -> tuple[Round, bool]:
     """Report the next round of a match (API.md "Matches").
 
     ``report`` holds ``trump_seat``, ``tricks`` (``{"A": n, "B": m}``), optionally ``bavan``
-    (``go``/``stop``), ``bavan_votes`` (``[{"seat", "vote", "at_ms"}]``), ``play`` (the full
-    record, see :mod:`matches.records`; ``tricks`` may then be omitted) and ``number``.
-    Returns ``(round, created)``: a resend of a stored round with the same body and record
-    returns it unchanged with ``created`` False.
+    (``go``/``stop``, or ``vote`` to open a live vote at 7:0), ``bavan_votes``
+    (``[{"seat", "vote", "at_ms"}]``), ``play`` (the full record, see :mod:`matches.records`;
+    ``tricks`` may then be omitted) and ``number``. Returns ``(round, created)``: a resend of a
+    stored round with the same body and record returns it unchanged with ``created`` False.
 
     Raises:
         Match.DoesNotExist: no such match.
@@ -147,7 +146,8 @@ def round_report(*, match_id: int, report: Mapping) -> tuple[Round, bool]:
             summary disagrees with its record, or the match requires a record (field ``play``).
         InvalidRecordError: the record is malformed or illegal (§1, §3; field ``play...``).
         ValidationError: ``number`` skips ahead.
-        Conflict: ``number`` names a stored round with a different body, or the match has ended.
+        Conflict: ``number`` names a stored round with a different body, the match has ended,
+            or a round of the match is still open (voting or going for Bavan).
     """
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -170,31 +170,44 @@ def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
         raise Conflict(
             {"match": [f"the match ended after round {expected - 1}; no more rounds (§1)"]}
         )
+    _check_no_open_round(match)
     if report["trump_seat"] != match.next_trump_seat:
         raise InvalidRoundError(
             "trump_seat",
             f"the trump caller of round {expected} is seat {match.next_trump_seat} "
             f"(KORT_RULES §5); got seat {report['trump_seat']}",
         )
-    tricks, decision = _round_summary(match, report, play)
-    result = round_outcome(report["trump_seat"], tricks, decision)
-    stored = Round.objects.create(
+    tricks, replayed = _round_tricks(match, report, play)
+    stored = Round(
         match=match,
         number=expected,
         trump_seat=report["trump_seat"],
         tricks_a=tricks[Team.A],
         tricks_b=tricks[Team.B],
-        bavan=decision,
         bavan_votes=list(report.get("bavan_votes") or []),
-        outcome=result.outcome,
-        winner=result.winner,
-        wins_awarded=result.wins_awarded,
-        shutout_team=result.shutout_team,
         report=body,
         play=play,
     )
-    _match_advance(match, result)
+    if report.get("bavan") == LIVE_VOTE:
+        vote_open(stored, reported_votes=report.get("bavan_votes"))
+    else:
+        round_finish(match, stored, _round_decision(report, tricks, replayed))
     return stored, True
+
+
+def _check_no_open_round(match: Match) -> None:
+    """A match takes its next round only once every round so far is finished (§4: a round at
+    7:0 waits for its vote, and after ``go`` for its finish)."""
+    open_round = match.rounds.exclude(status=RoundStatus.FINISHED).first()
+    if open_round is not None:
+        raise Conflict(
+            {
+                "round": [
+                    f"round {open_round.number} is still open ({open_round.status}); it must "
+                    "finish before the next round (KORT_RULES §4)"
+                ]
+            }
+        )
 
 
 def _canonical(report: Mapping) -> dict:
@@ -206,24 +219,37 @@ def _canonical(report: Mapping) -> dict:
     return body
 
 
-def _round_summary(match: Match, report: Mapping, play: dict | None):
-    """``(tricks, decision)`` of a report: final tricks by team and the Bavan decision, from
-    the summary fields or, with a record, from its replay (KORT_RULES §1-§4; API.md "play").
+def _round_tricks(
+    match: Match, report: Mapping, play: dict | None
+) -> tuple[dict[Team, int], ReplayedReport | None]:
+    """``(tricks, replayed)``: the final tricks by team, from the summary or, with a record,
+    from its replay (KORT_RULES §1, §3; API.md "play"), and the replayed record or None.
 
     Raises:
-        InvalidRoundError: a summary-only round on a match that requires records (``play``), a
-            summary field that disagrees with the record, or votes §4 rejects.
+        InvalidRoundError: a summary-only round on a match that requires records (``play``), or
+            ``tricks`` that disagree with the record.
         InvalidRecordError: the record does not replay.
     """
-    given, votes = report.get("bavan"), report.get("bavan_votes")
     if play is None:
         if match.require_play:
             raise InvalidRoundError("play", PLAY_REQUIRED)
-        tricks = {Team(team): n for team, n in report["tricks"].items()}
-        return tricks, _bavan_decision(tricks, given, votes)
+        return {Team(team): n for team, n in report["tricks"].items()}, None
     replayed = replay_report(play, report)
-    decision = _bavan_decision(replayed.tricks, given, votes)
-    return replayed.tricks, replayed.decision(decision, "bavan" if given else "bavan_votes")
+    return replayed.tricks, replayed
+
+
+def _round_decision(report: Mapping, tricks, replayed: ReplayedReport | None):
+    """The Bavan decision of a finished round: given or resolved from the votes, and with a
+    record, checked against it or implied by it (KORT_RULES §3, §4).
+
+    Raises:
+        InvalidRoundError: votes §4 rejects, or a decision the record contradicts.
+    """
+    given = report.get("bavan")
+    decision = _bavan_decision(tricks, given, report.get("bavan_votes"))
+    if replayed is None:
+        return decision
+    return replayed.decision(decision, "bavan" if given else "bavan_votes")
 
 
 def _bavan_decision(tricks, bavan, votes) -> BavanDecision | None:
@@ -244,22 +270,6 @@ def _bavan_decision(tricks, bavan, votes) -> BavanDecision | None:
             f"report says '{given}' (KORT_RULES §4)",
         )
     return tally.decision
-
-
-def _match_advance(match: Match, result) -> None:
-    """Add a round's result to the match; complete it when a team reaches the target (§1)."""
-    if result.winner is Team.A:
-        match.wins_a += result.wins_awarded
-    else:
-        match.wins_b += result.wins_awarded
-    match.next_trump_seat = next_trump_seat(match.next_trump_seat, result)
-    winner = match_winner(match.wins, match.target_wins)
-    if winner is not None:
-        match.winner = winner
-        match.status = MatchStatus.COMPLETED
-        match.completed_at = timezone.now()
-        transaction.on_commit(lambda: finalize_match.delay(match.pk))
-    match.save()
 
 
 class _errors_under:

@@ -9,8 +9,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from matches import selectors, services
-from matches.models import Match
+from matches.models import Match, Round
 from matches.serializers import (
+    BavanVoteSerializer,
     MatchCreateSerializer,
     MatchSerializer,
     RoundReportedSerializer,
@@ -91,13 +92,23 @@ class MatchViewSet(
             round_, created = services.round_report(match_id=int(pk), report=given.validated_data)
         except Match.DoesNotExist:
             raise NotFound("no such match") from None
-        match = self.get_queryset().get(pk=round_.match_id)
-        body = {
-            "number": round_.number,
-            "outcome": round_.outcome,
-            "winner": round_.winner,
-            "wins_awarded": round_.wins_awarded,
-            "next_trump_seat": match.next_trump_seat,
-            "match": MatchSerializer(match).data,
-        }
-        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        return round_answer(round_, created)
+
+
+def round_answer(round_: Round, created: bool) -> Response:
+    """The answer to a round report or finish: 201 when the round was stored now, 200 for a
+    resend (API.md "Matches")."""
+    round_.refresh_from_db()
+    match = selectors.matches_with_details().get(pk=round_.match_id)
+    vote = selectors.bavan_vote(round=round_)
+    body = {
+        "number": round_.number,
+        "status": round_.status,
+        "outcome": round_.outcome,
+        "winner": round_.winner,
+        "wins_awarded": round_.wins_awarded,
+        "next_trump_seat": match.next_trump_seat,
+        "vote": BavanVoteSerializer(vote).data if vote else None,
+        "match": MatchSerializer(match).data,
+    }
+    return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)

@@ -12,7 +12,7 @@ the problem concerns, so the API can answer ``{field: [message]}``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 SEATS = (0, 1, 2, 3)
@@ -20,6 +20,8 @@ TRICKS_TO_WIN = 7
 TRICKS_IN_ROUND = 13
 VOTE_LENGTH_MS = 30_000
 """The Bavan vote lasts 30 s; a vote at exactly 30 000 ms is in time (KORT_RULES §4)."""
+HANDS_SHOWN_MS = 15_000
+"""The 7:0 team's hands stay shown at least 15 s after the vote started (KORT_RULES §4)."""
 
 
 class Team(StrEnum):
@@ -237,19 +239,23 @@ class VoteTally:
 
     ``decision`` and ``resolved_at_ms`` are set once the votes alone settle it (a ``stop``, or
     the second ``bavan``); :meth:`at_deadline` settles the rest (KORT_RULES §4 table).
+    ``length_ms`` is the vote's length: 30 000 ms by the rules, shorter only where a deployment
+    shortens its live votes.
     """
 
     team: Team
     votes: tuple[CastVote, ...] = ()
     decision: BavanDecision | None = None
     resolved_at_ms: int | None = None
+    length_ms: int = VOTE_LENGTH_MS
 
     def cast(self, vote: CastVote, field: str = "bavan_votes") -> VoteTally:
         """The tally after ``vote``.
 
         Raises:
             InvalidRoundError: a voter not on the 7:0 team, a second vote by a seat, a vote after
-                the vote is resolved, or one after 30 000 ms (``field`` names where it came from).
+                the vote is resolved, or one after ``length_ms`` (``field`` names where it came
+                from).
         """
         if vote.seat not in self.team.seats:
             raise InvalidRoundError(
@@ -267,11 +273,11 @@ class VoteTally:
                 f"seat {vote.seat} voted after the vote was resolved at {self.resolved_at_ms} ms "
                 "(KORT_RULES §4)",
             )
-        if not 0 <= vote.at_ms <= VOTE_LENGTH_MS:
+        if not 0 <= vote.at_ms <= self.length_ms:
             raise InvalidRoundError(
                 field,
-                f"seat {vote.seat} voted at {vote.at_ms} ms; votes count from 0 to 30000 ms "
-                "(KORT_RULES §4)",
+                f"seat {vote.seat} voted at {vote.at_ms} ms; votes count from 0 to "
+                f"{self.length_ms} ms (KORT_RULES §4)",
             )
         votes = (*self.votes, vote)
         decision = None
@@ -280,30 +286,46 @@ class VoteTally:
         elif len(votes) == 2:
             decision = BavanDecision.GO
         resolved_at = vote.at_ms if decision else None
-        return VoteTally(self.team, votes, decision, resolved_at)
+        return replace(self, votes=votes, decision=decision, resolved_at_ms=resolved_at)
 
     def at_deadline(self) -> VoteTally:
-        """The tally once the 30 s have passed: one ``bavan`` and silence is ``go``; both silent
-        is a refusal (KORT_RULES §4)."""
+        """The tally once the vote's time has passed: one ``bavan`` and silence is ``go``; both
+        silent is a refusal (KORT_RULES §4)."""
         if self.decision is not None:
             return self
         decision = BavanDecision.GO if self.votes else BavanDecision.STOP
-        return VoteTally(self.team, self.votes, decision, VOTE_LENGTH_MS)
+        return replace(self, decision=decision, resolved_at_ms=self.length_ms)
 
 
-def resolve_votes(team: Team, votes: Iterable[CastVote]) -> VoteTally:
-    """Resolve a finished vote of ``team`` from every vote as cast, in the order cast.
+def resolve_votes(
+    team: Team,
+    votes: Iterable[CastVote],
+    length_ms: int = VOTE_LENGTH_MS,
+    *,
+    until_deadline: bool = True,
+) -> VoteTally:
+    """Resolve a vote of ``team`` lasting ``length_ms`` from every vote as cast.
 
-    Votes are taken in order of ``at_ms`` (ties keep the listed order). Returns the resolved
-    tally: ``decision`` is never None.
+    Votes are taken in order of ``at_ms`` (ties keep the listed order). With ``until_deadline``
+    (a finished vote) the tally is settled at the deadline, so ``decision`` is never None;
+    without it, ``decision`` is None while the votes so far settle nothing (KORT_RULES §4).
 
     Raises:
         InvalidRoundError: (field ``bavan_votes``) for any vote §4 would reject.
     """
-    tally = VoteTally(team)
+    tally = VoteTally(team, length_ms=length_ms)
     for vote in sorted(votes, key=lambda v: v.at_ms):
         tally = tally.cast(vote)
-    return tally.at_deadline()
+    return tally.at_deadline() if until_deadline else tally
+
+
+def hands_shown(at_ms: int, resolved_at_ms: int | None) -> bool:
+    """Whether the 7:0 team's hands are shown ``at_ms`` after the vote started: from the start
+    until at least 15 000 ms, and until the decision if that comes later (``resolved_at_ms``
+    None: not decided yet). The opponents' hands are never shown (KORT_RULES §4)."""
+    if at_ms < 0:
+        return False
+    return resolved_at_ms is None or at_ms <= max(HANDS_SHOWN_MS, resolved_at_ms)
 
 
 # --- Cups (KORT_RULES §7) ------------------------------------------------------------------

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0003_belote_protocols'),
+        ('matches', '0004_live_bavan_vote'),
     ]
 
     operations = [

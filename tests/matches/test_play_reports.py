@@ -137,6 +137,16 @@ def test_records_with_a_decision(service, api, cast, record, extra, outcome, win
     assert stored["bavan_votes"] == extra.get("bavan_votes", [])
 
 
+def test_a_record_stopping_at_7_0_opens_a_live_vote(service, api, cast):
+    match_id = match_start(service, ids_of(cast), mode="room")
+    response = service.post(f"{MATCHES}{match_id}/rounds/", played(0, golden.KORT, bavan="vote"))
+
+    assert response.status_code == 201, response.data
+    assert (response.data["status"], response.data["vote"]["team"]) == ("voting", "A")
+    (stored,) = match_read(api, match_id)["rounds"]
+    assert (stored["tricks"], stored["play"]) == ({"A": 7, "B": 0}, golden.KORT)
+
+
 # --- rejections --------------------------------------------------------------------------------
 
 
@@ -213,6 +223,12 @@ REJECTED = [
         "bavan",
         "a 7:0 needs the Bavan decision first",
         id="7-0-without-decision",
+    ),
+    pytest.param(
+        played(0, golden.BAVAN, bavan="vote"),
+        "bavan",
+        "a live Bavan vote opens only at 7:0 (KORT_RULES §4); got 13:0",
+        id="live-vote-after-7-0",
     ),
     pytest.param(
         played(0, edited_win(dealt_twice)),

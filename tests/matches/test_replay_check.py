@@ -95,3 +95,13 @@ def test_every_differing_round_is_listed(stored):
         f"match {stored} round 1",
         f"match {stored} round 2",
     ]
+
+
+def test_a_round_going_for_bavan_is_checked_once_finished(service, cast):
+    """A 7:0 record opened a live vote that went for Bavan: the round awaits its finish and
+    has no final tricks yet (KORT_RULES §4)."""
+    match_id = match_start(service, ids_of(cast), mode="room")
+    rounds_report(service, match_id, [played(0, golden.KORT, bavan="vote")])
+    round_of(match_id, 1).update(status="bavan", bavan="go")
+
+    assert replay_check() == "0 recorded rounds replay as stored\n"

@@ -62,7 +62,7 @@ def test_a_match_still_in_progress_is_not_finalized(service, cast):
 def completed_only(monkeypatch):
     """Completed matches stay completed: the queued finalization is recorded, not run."""
     queued = []
-    monkeypatch.setattr("matches.services.finalize_match", SimpleNamespace(delay=queued.append))
+    monkeypatch.setattr("matches.rounds.finalize_match", SimpleNamespace(delay=queued.append))
     return queued
 
 

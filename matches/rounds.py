@@ -1,0 +1,59 @@
+"""Finishing a round: the one path by which a round gets its outcome and moves its match on
+(KORT_RULES §1, §2, §5). A reported round, a live vote refused at 7:0 and a Bavan finished after
+a live vote all pass through :func:`round_finish`.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches.kort.rules import (
+    BavanDecision,
+    RoundResult,
+    Team,
+    match_winner,
+    next_trump_seat,
+    round_outcome,
+)
+from matches.models import Match, MatchStatus, Round, RoundStatus
+from ranking.tasks import finalize_match
+
+
+def round_finish(match: Match, round_: Round, decision: BavanDecision | None) -> RoundResult:
+    """Give ``round_`` (trump seat and final tricks set) its outcome, save it as finished and
+    add it to ``match``, whose row the caller holds locked.
+
+    ``decision`` is the Bavan decision taken at 7:0 (None for a plain win). The match gains the
+    round's wins, gets its next trump caller (§5) and, when a team reaches the target, is
+    completed, with finalization queued on commit (§1, §7).
+
+    Raises:
+        InvalidRoundError: tricks and decision form no outcome of §2 (nothing is saved).
+    """
+    result = round_outcome(round_.trump_seat, round_.tricks, decision)
+    round_.status = RoundStatus.FINISHED
+    round_.bavan = decision
+    round_.outcome = result.outcome
+    round_.winner = result.winner
+    round_.wins_awarded = result.wins_awarded
+    round_.shutout_team = result.shutout_team
+    round_.save()
+    _match_advance(match, round_.trump_seat, result)
+    return result
+
+
+def _match_advance(match: Match, trump_seat: int, result: RoundResult) -> None:
+    """Add a round's result to the match; complete it when a team reaches the target (§1)."""
+    if result.winner is Team.A:
+        match.wins_a += result.wins_awarded
+    else:
+        match.wins_b += result.wins_awarded
+    match.next_trump_seat = next_trump_seat(trump_seat, result)
+    winner = match_winner(match.wins, match.target_wins)
+    if winner is not None:
+        match.winner = winner
+        match.status = MatchStatus.COMPLETED
+        match.completed_at = timezone.now()
+        transaction.on_commit(lambda: finalize_match.delay(match.pk))
+    match.save()

@@ -1,0 +1,88 @@
+"""Live Bavan vote endpoints (API.md "Live Bavan vote"): read and cast a vote, finish a round
+that went for Bavan, and let a seat's player leave. Thin views over ``matches.votes``."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import selectors, votes
+from matches.kort.rules import Vote
+from matches.models import BavanVote, Match, Round, Seat
+from matches.serializers import (
+    BavanVoteSerializer,
+    RoundFinishSerializer,
+    RoundReportedSerializer,
+    SeatLeftSerializer,
+    VoteCastSerializer,
+)
+from matches.views import round_answer
+from ranking.auth import IsPlayer, IsServiceKey
+
+
+class BavanVoteView(APIView):
+    """A round's live Bavan vote: anyone reads it; the two voters cast theirs (player token)."""
+
+    def get_permissions(self):
+        return [IsPlayer()] if self.request.method == "POST" else [AllowAny()]
+
+    @extend_schema(responses={200: BavanVoteSerializer})
+    def get(self, request, match_id: int, number: int):
+        return Response(BavanVoteSerializer(_vote_or_404(match_id, number)).data)
+
+    @extend_schema(request=VoteCastSerializer, responses={201: BavanVoteSerializer})
+    def post(self, request, match_id: int, number: int):
+        given = VoteCastSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        try:
+            votes.vote_cast(
+                match_id=match_id,
+                number=number,
+                player=request.user.player,
+                choice=Vote(given.validated_data["vote"]),
+            )
+        except BavanVote.DoesNotExist:
+            raise NotFound(f"round {number} of match {match_id} has no live vote") from None
+        body = BavanVoteSerializer(_vote_or_404(match_id, number)).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+def _vote_or_404(match_id: int, number: int) -> BavanVote:
+    vote = selectors.bavan_vote(round__match_id=match_id, round__number=number)
+    if vote is None:
+        raise NotFound(f"round {number} of match {match_id} has no live vote")
+    return vote
+
+
+class RoundFinishView(APIView):
+    """Finish a round that went for Bavan after its live vote (service key)."""
+
+    permission_classes = [IsServiceKey]
+
+    @extend_schema(request=RoundFinishSerializer, responses={201: RoundReportedSerializer})
+    def post(self, request, match_id: int, number: int):
+        given = RoundFinishSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        try:
+            round_, created = votes.bavan_finish(
+                match_id=match_id, number=number, tricks=given.validated_data["tricks"]
+            )
+        except (Match.DoesNotExist, Round.DoesNotExist):
+            raise NotFound(f"match {match_id} has no round {number}") from None
+        return round_answer(round_, created)
+
+
+class SeatLeaveView(APIView):
+    """Mark a seat's player as left: a bot plays and votes for the seat (service key)."""
+
+    permission_classes = [IsServiceKey]
+
+    @extend_schema(request=None, responses={200: SeatLeftSerializer})
+    def post(self, request, match_id: int, seat: int):
+        try:
+            left = votes.seat_leave(match_id=match_id, seat=seat)
+        except Seat.DoesNotExist:
+            raise NotFound(f"match {match_id} has no seat {seat}") from None
+        return Response(SeatLeftSerializer(left).data)

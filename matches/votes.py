@@ -1,0 +1,421 @@
+"""Writes of the live Bavan vote (KORT_RULES §4; API.md "Live Bavan vote").
+
+A round reported at 7:0 with ``"bavan": "vote"`` is stored as ``voting`` and opens a
+:class:`~matches.models.BavanVote`. The two players of the 7:0 team vote ``bavan`` or ``stop``;
+bots, and players who left, vote 2 s after the start. The vote resolves exactly once: a vote
+locks the vote row and the resolution claims it with a conditional ``UPDATE ... WHERE status =
+'open'``. ``go`` leaves the round waiting for its finish (:func:`bavan_finish`); ``refused``
+finishes it at once as a Kort or At-kort through ``matches.rounds.round_finish``.
+
+Timed work runs in Celery tasks queued on commit (``matches.tasks``): the deadline and the bot
+votes. A timed task that runs before its time does nothing, and a vote that arrives after the
+deadline resolves a vote the deadline task has not reached yet. Lock order: the vote row, then
+the match row; round reports and finishes lock only the match row.
+
+Every service takes ``now`` (default: ``timezone.now()``) so tests can inject the time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from rest_framework.exceptions import PermissionDenied
+
+from kort_site.errors import Conflict
+from matches import tasks
+from matches.kort.rules import (
+    TRICKS_TO_WIN,
+    BavanDecision,
+    CastVote,
+    InvalidRoundError,
+    Team,
+    Vote,
+    hands_shown,
+    resolve_votes,
+)
+from matches.models import (
+    BavanVote,
+    Match,
+    MatchStatus,
+    Round,
+    RoundStatus,
+    Seat,
+    SeatVote,
+    VoteStatus,
+)
+from matches.rounds import round_finish
+from ranking.models import Player
+
+LIVE_VOTE = "vote"
+"""The ``bavan`` value of a round report that opens a live vote at 7:0."""
+BOT_VOTE_DELAY = timedelta(seconds=2)
+"""Bots vote 2 s after the vote starts (KORT_RULES §4)."""
+
+_MS = timedelta(milliseconds=1)
+
+
+def vote_open(round_: Round, *, reported_votes=None, now: datetime | None = None) -> BavanVote:
+    """Store ``round_`` (unsaved, final tricks exactly 7:0) as ``voting`` and open its vote for
+    the 7:0 team, lasting ``settings.KORT_BAVAN_VOTE_SECONDS`` (30 s by KORT_RULES §4).
+
+    On commit, queues the deadline task at the deadline and, when a voter seat counts as a bot,
+    the bot votes 2 s after the start.
+
+    Raises:
+        InvalidRoundError: ``bavan`` when the tricks are not exactly 7:0; ``bavan_votes`` when
+            the report also lists votes (a live vote collects them itself).
+    """
+    now = now or timezone.now()
+    team = _shutout_team(round_.tricks)
+    if reported_votes:
+        raise InvalidRoundError(
+            "bavan_votes",
+            "a live vote ('bavan': 'vote') collects its votes itself; report either the votes "
+            "or the live vote (KORT_RULES §4)",
+        )
+    round_.status = RoundStatus.VOTING
+    round_.save()
+    vote = BavanVote.objects.create(
+        round=round_,
+        team=team,
+        opened_at=now,
+        deadline=now + timedelta(seconds=settings.KORT_BAVAN_VOTE_SECONDS),
+    )
+    transaction.on_commit(
+        lambda: tasks.expire_bavan_vote.apply_async((vote.pk,), eta=vote.deadline)
+    )
+    if any(seat_is_bot(seat) for seat in _voter_seats(vote)):
+        _bot_votes_queue(vote, now + BOT_VOTE_DELAY)
+    return vote
+
+
+def _shutout_team(tricks: Mapping[Team, int]) -> Team:
+    """The team that leads 7:0: the only score at which a vote opens (KORT_RULES §2, §4)."""
+    a, b = tricks[Team.A], tricks[Team.B]
+    if sorted((a, b)) != [0, TRICKS_TO_WIN]:
+        raise InvalidRoundError(
+            "bavan", f"a live Bavan vote opens only at 7:0 (KORT_RULES §4); got {a}:{b}"
+        )
+    return Team.A if a else Team.B
+
+
+def vote_cast(
+    *, match_id: int, number: int, player: Player, choice: Vote, now: datetime | None = None
+) -> BavanVote:
+    """Cast ``player``'s vote in the live vote of round ``number``; a ``stop`` or the second
+    ``bavan`` resolves the vote at once (KORT_RULES §4). A vote at exactly the deadline is in
+    time. Returns the vote.
+
+    Raises:
+        BavanVote.DoesNotExist: the round has no live vote.
+        PermissionDenied: the player is not one of the two voters (or left the match).
+        Conflict: a second vote by the seat, a vote after the resolution, or one past the
+            deadline (a vote still open past its deadline is resolved first, then refused).
+    """
+    now = now or timezone.now()
+    late = False
+    with transaction.atomic():
+        vote = _vote_locked(round__match_id=match_id, round__number=number)
+        if vote is None:
+            raise BavanVote.DoesNotExist(f"round {number} of match {match_id} has no live vote")
+        seat = _voter_seat_of(vote, player)
+        if vote.status == VoteStatus.OPEN and now > vote.deadline:
+            late = _vote_expire(vote)
+        else:
+            _check_can_vote(vote, seat)
+            _seat_vote_add(vote, seat, choice, now, by_bot=False)
+    if late:
+        raise Conflict(
+            {
+                "vote": [
+                    f"the vote closed at {vote.deadline.isoformat()} and resolved as "
+                    f"'{vote.status}'; a vote after the deadline is not counted (KORT_RULES §4)"
+                ]
+            }
+        )
+    return vote
+
+
+def _vote_locked(**lookup) -> BavanVote | None:
+    """The vote found by ``lookup`` (None if none), its row locked (the round row is not)."""
+    votes = BavanVote.objects.select_for_update(of=("self",)).select_related("round")
+    return votes.filter(**lookup).first()
+
+
+def _voter_seats(vote: BavanVote) -> list[Seat]:
+    """The two seats of the 7:0 team, with their players, in seat order."""
+    return list(
+        Seat.objects.select_related("player")
+        .filter(match_id=vote.round.match_id, seat__in=Team(vote.team).seats)
+        .order_by("seat")
+    )
+
+
+def _voter_seat_of(vote: BavanVote, player: Player) -> int:
+    team = Team(vote.team)
+    seat = Seat.objects.filter(match_id=vote.round.match_id, player=player).first()
+    if seat is None or seat.seat not in team.seats:
+        raise PermissionDenied(
+            f"only the players of seats {team.seats[0]} and {team.seats[1]} (team {team}, "
+            "at 7:0) vote on the Bavan (KORT_RULES §4)"
+        )
+    if seat.left_at is not None:
+        raise PermissionDenied(
+            f"seat {seat.seat} left the match; a bot votes for it (KORT_RULES §4)"
+        )
+    return seat.seat
+
+
+def _check_can_vote(vote: BavanVote, seat: int) -> None:
+    if vote.status != VoteStatus.OPEN:
+        raise Conflict(
+            {
+                "vote": [
+                    f"the vote was resolved as '{vote.status}' at "
+                    f"{vote.resolved_at.isoformat()}; no more votes (KORT_RULES §4)"
+                ]
+            }
+        )
+    if vote.seat_votes.filter(seat=seat).exists():
+        raise Conflict(
+            {"vote": [f"seat {seat} already voted; a vote cannot be changed (KORT_RULES §4)"]}
+        )
+
+
+def seat_is_bot(seat: Seat) -> bool:
+    """A seat counts as a bot when its player is a bot or has left the match (KORT_RULES §4;
+    §9: a bot plays and votes for a leaver)."""
+    return seat.player.is_bot or seat.left_at is not None
+
+
+def _ms_after(start: datetime, moment: datetime) -> int:
+    """Whole milliseconds from ``start`` to ``moment``, rounded up, so that a moment even a
+    microsecond after the deadline counts as after it."""
+    return -((start - moment) // _MS)
+
+
+def _cast_votes(vote: BavanVote) -> list[CastVote]:
+    return [
+        CastVote(seat_vote.seat, Vote(seat_vote.choice), _ms_after(vote.opened_at, seat_vote.at))
+        for seat_vote in vote.seat_votes.all()
+    ]
+
+
+def _seat_vote_add(vote: BavanVote, seat: int, choice: Vote, at: datetime, by_bot: bool) -> None:
+    """Store a seat's vote and resolve the vote if the votes now settle it (§4 table)."""
+    SeatVote.objects.create(vote=vote, seat=seat, choice=choice, at=at, by_bot=by_bot)
+    tally = resolve_votes(Team(vote.team), _cast_votes(vote), vote.length_ms, until_deadline=False)
+    if tally.decision is not None:
+        _vote_resolve(vote, tally.decision, at)
+
+
+def _vote_expire(vote: BavanVote) -> bool:
+    """Resolve an open vote at its deadline: one ``bavan`` and silence go, two silences are a
+    refusal (KORT_RULES §4)."""
+    tally = resolve_votes(Team(vote.team), _cast_votes(vote), vote.length_ms)
+    return _vote_resolve(vote, tally.decision, vote.deadline)
+
+
+def _vote_resolve(vote: BavanVote, decision: BavanDecision, at: datetime) -> bool:
+    """Claim the vote's one resolution (a conditional update from ``open``) and apply it:
+    ``go`` sets the round going for Bavan; a refusal finishes it as a Kort / At-kort and moves
+    the match on. Returns False when the vote was already resolved (nothing changes)."""
+    status = VoteStatus.GO if decision is BavanDecision.GO else VoteStatus.REFUSED
+    claimed = BavanVote.objects.filter(pk=vote.pk, status=VoteStatus.OPEN).update(
+        status=status, resolved_at=at
+    )
+    if not claimed:
+        return False
+    vote.status, vote.resolved_at = status, at
+    round_ = vote.round
+    if decision is BavanDecision.GO:
+        Round.objects.filter(pk=round_.pk, status=RoundStatus.VOTING).update(
+            status=RoundStatus.BAVAN, bavan=BavanDecision.GO
+        )
+    else:
+        match = Match.objects.select_for_update().get(pk=round_.match_id)
+        round_finish(match, round_, BavanDecision.STOP)
+    return True
+
+
+def vote_expire(vote_id: int, *, now: datetime | None = None) -> bool:
+    """Resolve the vote if it is still open and its deadline has come (the deadline task).
+    Returns True if this call resolved it; False if it was resolved already, is unknown, or its
+    deadline has not come yet (KORT_RULES §4)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        vote = _vote_locked(pk=vote_id)
+        if vote is None or vote.status != VoteStatus.OPEN or now < vote.deadline:
+            return False
+        return _vote_expire(vote)
+
+
+def bot_votes_cast(vote_id: int, *, now: datetime | None = None) -> int:
+    """Cast the votes of the voter seats that count as bots and have not voted (KORT_RULES §4):
+    a bot whose partner is human votes ``bavan``; two bots vote ``bavan`` only if the Bavan is
+    guaranteed (§6, :func:`bavan_guaranteed_for`), else ``stop``. The votes are stamped
+    ``now``; before 2 s after the start this does nothing, and past the deadline it resolves the
+    vote instead. Returns how many votes were cast.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        vote = _vote_locked(pk=vote_id)
+        if vote is None or vote.status != VoteStatus.OPEN or now < vote.opened_at + BOT_VOTE_DELAY:
+            return 0
+        if now > vote.deadline:
+            _vote_expire(vote)
+            return 0
+        return _bot_votes_add(vote, now)
+
+
+def _bot_votes_add(vote: BavanVote, now: datetime) -> int:
+    seats = _voter_seats(vote)
+    voted = set(vote.seat_votes.values_list("seat", flat=True))
+    cast = 0
+    for seat in seats:
+        if vote.status != VoteStatus.OPEN:
+            break
+        if seat.seat in voted or not seat_is_bot(seat):
+            continue
+        partner = next(other for other in seats if other.seat != seat.seat)
+        _seat_vote_add(vote, seat.seat, _bot_vote(vote.round, partner), now, by_bot=True)
+        cast += 1
+    return cast
+
+
+def _bot_vote(round_: Round, partner: Seat) -> Vote:
+    """A bot's vote (KORT_RULES §4): ``bavan`` beside a human partner; beside a bot, ``bavan``
+    only when the Bavan is guaranteed (§6)."""
+    if not seat_is_bot(partner) or bavan_guaranteed_for(round_):
+        return Vote.BAVAN
+    return Vote.STOP
+
+
+def bavan_guaranteed_for(round_: Round) -> bool:
+    """Whether the 7:0 team of ``round_`` can take every remaining trick whatever the
+    opponents hold and play (the guaranteed Bavan, KORT_RULES §6).
+
+    The search needs the hands and the tricks played so far. A round reported in summary form
+    carries neither, so nothing is guaranteed and this returns False; the search plugs in here
+    once rounds carry their ``play`` record.
+    """
+    return False
+
+
+def _bot_votes_queue(vote: BavanVote, at: datetime) -> None:
+    transaction.on_commit(lambda: tasks.cast_bot_votes.apply_async((vote.pk,), eta=at))
+
+
+def seat_leave(*, match_id: int, seat: int, now: datetime | None = None) -> Seat:
+    """Mark the player of ``seat`` as left the match; from then on the seat counts as a bot
+    (KORT_RULES §4, §9). If the seat is a voter of an open vote and has not voted, its bot vote
+    is queued for 2 s after the vote started, or at once if that has passed. Leaving again
+    changes nothing. Returns the seat.
+
+    Raises:
+        Seat.DoesNotExist: no such match or seat.
+        Conflict: the match is over.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        left = Seat.objects.select_related("match").get(match_id=match_id, seat=seat)
+        if left.match.status != MatchStatus.IN_PROGRESS:
+            raise Conflict({"match": ["the match is over; nobody leaves it any more"]})
+        if left.left_at is not None:
+            return left
+        left.left_at = now
+        left.save(update_fields=["left_at"])
+        vote = BavanVote.objects.filter(
+            round__match_id=match_id, status=VoteStatus.OPEN, team=left.team
+        ).first()
+        if vote is not None and not vote.seat_votes.filter(seat=seat).exists():
+            _bot_votes_queue(vote, max(now, vote.opened_at + BOT_VOTE_DELAY))
+    return left
+
+
+def bavan_finish(
+    *, match_id: int, number: int, tricks: Mapping[str, int], now: datetime | None = None
+) -> tuple[Round, bool]:
+    """Finish round ``number``, which went for Bavan after its live vote, with its final
+    ``tricks`` (``{"A": n, "B": m}``): 13:0 is a ``bavan`` / ``at_bavan``, (7+j):1 a
+    ``bavan_failed`` (KORT_RULES §2, §3); the match moves on. A vote still open past its
+    deadline is resolved first. Returns ``(round, created)``: a resend with the same tricks
+    returns the finished round with ``created`` False.
+
+    Raises:
+        Match.DoesNotExist, Round.DoesNotExist: no such match or round.
+        Conflict: the round had no live vote, its vote is still open, it was refused (finished
+            as a Kort / At-kort), or it was finished with other tricks.
+        InvalidRoundError: ``tricks`` is not a Bavan's end for the 7:0 team.
+    """
+    vote = BavanVote.objects.filter(round__match_id=match_id, round__number=number).first()
+    if vote is not None:
+        vote_expire(vote.pk, now=now)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        round_ = match.rounds.get(number=number)
+        if _finished_with(round_, vote, tricks):
+            return round_, False
+        _check_awaits_finish(round_, vote)
+        _check_bavan_tricks(Team(vote.team), tricks)
+        round_.tricks_a, round_.tricks_b = tricks[Team.A], tricks[Team.B]
+        round_finish(match, round_, BavanDecision.GO)
+    return round_, True
+
+
+def _finished_with(round_: Round, vote: BavanVote | None, tricks: Mapping[str, int]) -> bool:
+    """Whether ``round_`` is a live-vote round already finished as a Bavan with ``tricks``."""
+    return (
+        vote is not None
+        and round_.status == RoundStatus.FINISHED
+        and round_.bavan == BavanDecision.GO
+        and round_.tricks == tricks
+    )
+
+
+def _check_awaits_finish(round_: Round, vote: BavanVote | None) -> None:
+    if vote is None:
+        problem = "was reported finished, without a live vote"
+    elif round_.status == RoundStatus.VOTING:
+        problem = "is still voting; it is finished once the vote goes for Bavan"
+    elif round_.status == RoundStatus.FINISHED:
+        problem = f"is already finished as '{round_.outcome}' with {_score(round_.tricks)}"
+    else:
+        return
+    raise Conflict({"round": [f"round {round_.number} {problem} (KORT_RULES §4)"]})
+
+
+def _check_bavan_tricks(team: Team, tricks: Mapping[str, int]) -> None:
+    if tricks[team] < TRICKS_TO_WIN or tricks[team.other] > 1:
+        raise InvalidRoundError(
+            "tricks",
+            f"team {team} went for Bavan at 7:0: the round ends at 13:0 for it or when team "
+            f"{team.other} takes its first trick, (7+j):1 (KORT_RULES §2, §3); "
+            f"got {_score(tricks)}",
+        )
+
+
+def _score(tricks: Mapping[str, int]) -> str:
+    return f"{tricks[Team.A]}:{tricks[Team.B]}"
+
+
+def revealed_hands(
+    vote: BavanVote, hands: Mapping[int, Sequence[str]] | None, now: datetime
+) -> dict[str, list[str]] | None:
+    """The 7:0 team's hands as everyone sees them at ``now`` (``{"<seat>": [cards]}``), or None
+    when hidden: shown from the vote's start until at least 15 s after it, and until the
+    decision if that is later; the opponents' hands never (KORT_RULES §4).
+
+    ``hands`` maps seats to their unplayed cards; a round in summary form has none (None), so
+    nothing is shown.
+    """
+    if hands is None:
+        return None
+    resolved_ms = None if vote.resolved_at is None else _ms_after(vote.opened_at, vote.resolved_at)
+    if not hands_shown(_ms_after(vote.opened_at, now), resolved_ms):
+        return None
+    return {str(seat): list(hands[seat]) for seat in Team(vote.team).seats}
