@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from matches.kort.cards import card_names
 from matches.kort.replay import Record, ReplayResult, replay_record
 from matches.kort.rules import BavanDecision, InvalidRoundError, Team
 
@@ -99,3 +100,38 @@ def replay_report(play: Mapping[str, Any], report: Mapping[str, Any]) -> Replaye
             f"{given[Team.A]}:{given[Team.B]} (KORT_RULES §1)",
         )
     return ReplayedReport(tricks, replay)
+
+
+def hands_at_vote(play: Mapping[str, Any] | None, trump_seat: int) -> dict[int, list[str]] | None:
+    """Each seat's unplayed cards (wire names) where the record stops, the 7:0 of a vote
+    opened with a record; None for a round without one (KORT_RULES §4: the 7:0 team's hands are
+    shown during the vote)."""
+    if play is None:
+        return None
+    hands = replay_record(play, trump_seat).hands_left
+    return {seat: card_names(mask) for seat, mask in enumerate(hands)}
+
+
+def check_continues(opening: Mapping[str, Any] | None, complete: Mapping[str, Any]) -> None:
+    """Check that the ``complete`` record of a Bavan continues the ``opening`` record its vote
+    was opened with: the same deal and trump, the same tricks and declarations so far.
+
+    Raises:
+        InvalidRoundError: (field ``play``) the records differ where they overlap.
+    """
+    if opening is None:
+        return
+    overlap = len(opening["tricks"])
+    same = (
+        complete["trump_suit"] == opening["trump_suit"]
+        and complete["hands"] == opening["hands"]
+        and complete["tricks"][:overlap] == opening["tricks"]
+        and [d for d in complete["declarations"] if d["before_trick"] <= overlap]
+        == opening["declarations"]
+    )
+    if not same:
+        raise InvalidRoundError(
+            "play",
+            f"the complete record must continue the record of the first {overlap} tricks the "
+            "vote was opened with: the same deal, trump, tricks and declarations (KORT_RULES §3)",
+        )

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from matches.kort.rules import BavanDecision, Mode, Team, Vote
 from matches.models import BavanVote, Match, Round, Seat
+from matches.records import hands_at_vote
 from matches.votes import LIVE_VOTE, revealed_hands
 
 
@@ -145,7 +146,7 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class BavanVoteSerializer(serializers.ModelSerializer):
     """A live Bavan vote as everyone sees it (API.md "Live Bavan vote"). ``revealed_hands``
-    needs the hands in the context (``hands``: seat -> cards); summary rounds have none."""
+    comes from the record the vote was opened with; a vote opened in summary form has none."""
 
     votes = serializers.SerializerMethodField()
     revealed_hands = serializers.SerializerMethodField()
@@ -174,7 +175,8 @@ class BavanVoteSerializer(serializers.ModelSerializer):
         }
 
     def get_revealed_hands(self, vote) -> dict[str, list[str]] | None:
-        return revealed_hands(vote, self.context.get("hands"), timezone.now())
+        hands = hands_at_vote(vote.round.play, vote.round.trump_seat)
+        return revealed_hands(vote, hands, timezone.now())
 
 
 class VoteCastSerializer(serializers.Serializer):
@@ -182,9 +184,18 @@ class VoteCastSerializer(serializers.Serializer):
 
 
 class RoundFinishSerializer(serializers.Serializer):
-    """The final tricks of a round that went for Bavan: 13:0 or (7+j):1."""
+    """How a round that went for Bavan ended: its final tricks, 13:0 or (7+j):1, or its
+    complete record (``play``), or both (they must agree)."""
 
-    tricks = TricksSerializer()
+    tricks = TricksSerializer(required=False)
+    play = serializers.JSONField(required=False, help_text="the complete record of the round")
+
+    def validate(self, attrs):
+        if "tricks" not in attrs and "play" not in attrs:
+            raise serializers.ValidationError(
+                {"tricks": ["give the final tricks, the complete record (play), or both"]}
+            )
+        return attrs
 
 
 class RoundReportedSerializer(serializers.Serializer):

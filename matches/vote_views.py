@@ -67,7 +67,7 @@ class RoundFinishView(APIView):
         given.is_valid(raise_exception=True)
         try:
             round_, created = votes.bavan_finish(
-                match_id=match_id, number=number, tricks=given.validated_data["tricks"]
+                match_id=match_id, number=number, **given.validated_data
             )
         except (Match.DoesNotExist, Round.DoesNotExist):
             raise NotFound(f"match {match_id} has no round {number}") from None

@@ -47,6 +47,7 @@ from matches.models import (
     SeatVote,
     VoteStatus,
 )
+from matches.records import canonical_play, check_continues, replay_report
 from matches.rounds import round_finish
 from ranking.models import Player
 
@@ -338,19 +339,27 @@ def seat_leave(*, match_id: int, seat: int, now: datetime | None = None) -> Seat
 
 
 def bavan_finish(
-    *, match_id: int, number: int, tricks: Mapping[str, int], now: datetime | None = None
+    *,
+    match_id: int,
+    number: int,
+    tricks: Mapping[str, int] | None = None,
+    play: Mapping | None = None,
+    now: datetime | None = None,
 ) -> tuple[Round, bool]:
     """Finish round ``number``, which went for Bavan after its live vote, with its final
-    ``tricks`` (``{"A": n, "B": m}``): 13:0 is a ``bavan`` / ``at_bavan``, (7+j):1 a
-    ``bavan_failed`` (KORT_RULES §2, §3); the match moves on. A vote still open past its
-    deadline is resolved first. Returns ``(round, created)``: a resend with the same tricks
-    returns the finished round with ``created`` False.
+    ``tricks`` (``{"A": n, "B": m}``) or its complete record ``play`` (or both, agreeing):
+    13:0 is a ``bavan`` / ``at_bavan``, (7+j):1 a ``bavan_failed`` (KORT_RULES §2, §3); the
+    match moves on. A record must continue the one the vote was opened with. A vote still open
+    past its deadline is resolved first. Returns ``(round, created)``: a resend with the same
+    tricks and record returns the finished round with ``created`` False.
 
     Raises:
         Match.DoesNotExist, Round.DoesNotExist: no such match or round.
         Conflict: the round had no live vote, its vote is still open, it was refused (finished
-            as a Kort / At-kort), or it was finished with other tricks.
-        InvalidRoundError: ``tricks`` is not a Bavan's end for the 7:0 team.
+            as a Kort / At-kort), or it was finished with other tricks or another record.
+        InvalidRoundError: ``tricks`` is not a Bavan's end for the 7:0 team, or disagrees with
+            the record; the record does not continue the opening one (field ``play``).
+        InvalidRecordError: the record is malformed or illegal (field ``play...``).
     """
     vote = BavanVote.objects.filter(round__match_id=match_id, round__number=number).first()
     if vote is not None:
@@ -358,22 +367,42 @@ def bavan_finish(
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         round_ = match.rounds.get(number=number)
-        if _finished_with(round_, vote, tricks):
+        complete = canonical_play({"play": play})
+        if complete is not None:
+            tricks = _record_tricks(round_, complete, tricks)
+        if _finished_with(round_, vote, tricks, complete):
             return round_, False
         _check_awaits_finish(round_, vote)
         _check_bavan_tricks(Team(vote.team), tricks)
         round_.tricks_a, round_.tricks_b = tricks[Team.A], tricks[Team.B]
+        if complete is not None:
+            round_.play = complete
         round_finish(match, round_, BavanDecision.GO)
     return round_, True
 
 
-def _finished_with(round_: Round, vote: BavanVote | None, tricks: Mapping[str, int]) -> bool:
-    """Whether ``round_`` is a live-vote round already finished as a Bavan with ``tricks``."""
+def _record_tricks(round_: Round, complete: dict, tricks: Mapping[str, int] | None) -> dict:
+    """The final tricks of a Bavan's complete record, checked against the given ``tricks`` and
+    against the record the vote was opened with (KORT_RULES §3)."""
+    summary = {"trump_seat": round_.trump_seat, "tricks": tricks}
+    replayed = replay_report(complete, summary)
+    replayed.decision(BavanDecision.GO, "play")
+    if round_.status != RoundStatus.FINISHED:
+        check_continues(round_.play, complete)
+    return replayed.tricks
+
+
+def _finished_with(
+    round_: Round, vote: BavanVote | None, tricks: Mapping[str, int], complete: dict | None
+) -> bool:
+    """Whether ``round_`` is a live-vote round already finished as a Bavan with ``tricks`` (and
+    the record ``complete``, when one is given)."""
     return (
         vote is not None
         and round_.status == RoundStatus.FINISHED
         and round_.bavan == BavanDecision.GO
         and round_.tricks == tricks
+        and (complete is None or round_.play == complete)
     )
 
 
