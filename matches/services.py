@@ -26,10 +26,10 @@ from matches.kort.rules import (
     Vote,
     resolve_votes,
 )
-from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
+from matches.models import BavanVote, Match, MatchStatus, Round, RoundStatus, Seat, VoteStatus
 from matches.records import PLAY_REQUIRED, ReplayedReport, canonical_play, replay_report
 from matches.rounds import round_finish
-from matches.votes import LIVE_VOTE, vote_open
+from matches.votes import LIVE_VOTE, vote_open, vote_settle
 from ranking.models import Player
 
 
@@ -147,8 +147,11 @@ def round_report(*, match_id: int, report: Mapping) -> tuple[Round, bool]:
         InvalidRecordError: the record is malformed or illegal (§1, §3; field ``play...``).
         ValidationError: ``number`` skips ahead.
         Conflict: ``number`` names a stored round with a different body, the match has ended,
-            or a round of the match is still open (voting or going for Bavan).
+            or a round of the match is still open (voting or going for Bavan). An open vote is
+            settled first (``matches.votes.vote_settle``).
     """
+    open_vote = BavanVote.objects.filter(round__match_id=match_id, status=VoteStatus.OPEN)
+    vote_settle(open_vote.first())
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         return _round_add(match, report)

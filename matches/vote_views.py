@@ -30,6 +30,8 @@ class BavanVoteView(APIView):
 
     @extend_schema(responses={200: BavanVoteSerializer})
     def get(self, request, match_id: int, number: int):
+        """The vote as everyone sees it, its due bot votes and deadline settled first."""
+        votes.vote_settle(_vote_or_404(match_id, number))
         return Response(BavanVoteSerializer(_vote_or_404(match_id, number)).data)
 
     @extend_schema(request=VoteCastSerializer, responses={201: BavanVoteSerializer})

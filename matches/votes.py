@@ -273,6 +273,24 @@ def bot_votes_cast(vote_id: int, *, now: datetime | None = None) -> int:
         return _bot_votes_add(vote, now)
 
 
+def vote_settle(vote: BavanVote | None, *, now: datetime | None = None) -> None:
+    """Do the timed work of an open vote that is due at ``now`` and not done yet: the bot
+    votes (due 2 s after the start) and the resolution at the deadline (KORT_RULES §4).
+
+    The tasks queued at opening do this on time with a worker. Reading the vote, finishing its
+    round and reporting the next round settle it first as well, so the answer is the same
+    when no worker has run them yet (the embedded default runs tasks at once, before their
+    time, so there they do nothing; a worker may also be down or late).
+    """
+    if vote is None or vote.status != VoteStatus.OPEN:
+        return
+    now = now or timezone.now()
+    if now >= vote.opened_at + BOT_VOTE_DELAY:
+        bot_votes_cast(vote.pk, now=min(now, vote.deadline))
+    vote_expire(vote.pk, now=now)
+    vote.refresh_from_db()
+
+
 def _bot_votes_add(vote: BavanVote, now: datetime) -> int:
     seats = _voter_seats(vote)
     voted = set(vote.seat_votes.values_list("seat", flat=True))
@@ -349,8 +367,8 @@ def bavan_finish(
     """Finish round ``number``, which went for Bavan after its live vote, with its final
     ``tricks`` (``{"A": n, "B": m}``) or its complete record ``play`` (or both, agreeing):
     13:0 is a ``bavan`` / ``at_bavan``, (7+j):1 a ``bavan_failed`` (KORT_RULES §2, §3); the
-    match moves on. A record must continue the one the vote was opened with. A vote still open
-    past its deadline is resolved first. Returns ``(round, created)``: a resend with the same
+    match moves on. A record must continue the one the vote was opened with. The vote is
+    settled first (:func:`vote_settle`). Returns ``(round, created)``: a resend with the same
     tricks and record returns the finished round with ``created`` False.
 
     Raises:
@@ -362,8 +380,7 @@ def bavan_finish(
         InvalidRecordError: the record is malformed or illegal (field ``play...``).
     """
     vote = BavanVote.objects.filter(round__match_id=match_id, round__number=number).first()
-    if vote is not None:
-        vote_expire(vote.pk, now=now)
+    vote_settle(vote, now=now)
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         round_ = match.rounds.get(number=number)

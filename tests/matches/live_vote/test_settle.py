@@ -1,0 +1,54 @@
+"""Timed work of a vote done when the vote is next used (KORT_RULES §4): reading the vote,
+finishing its round or reporting the next round settles the due bot votes and the deadline, so
+the answer does not depend on a worker having run the timed tasks (none run here)."""
+
+from tests.matches.live_vote.conftest import at, iso
+
+
+def test_reading_a_vote_past_its_deadline_resolves_it(clock, table):
+    table.open_vote()
+    clock.move_to(at(4))
+    table.vote(2, "bavan")
+    clock.move_to(at(45))
+
+    state = table.state()
+
+    assert (state["status"], state["resolved_at"]) == ("go", iso(at(30)))
+
+
+def test_reading_a_vote_casts_the_due_bot_vote(clock, seat_table):
+    table = seat_table(bots=(2,))
+    table.open_vote()
+    clock.move_to(at(1.999))
+    assert table.state()["votes"] == {}
+    clock.move_to(at(2))
+
+    votes = table.state()["votes"]
+
+    assert votes["2"]["vote"] == "bavan"
+    assert votes["2"]["bot"] is True
+
+
+def test_two_bots_with_unknown_hands_stop_once_read(clock, seat_table):
+    table = seat_table(bots=(0, 2))
+    table.open_vote()
+    clock.move_to(at(3))
+
+    state = table.state()
+
+    assert state["status"] == "refused"
+    assert table.match()["rounds"][0]["outcome"] == "kort"
+
+
+def test_the_next_round_is_taken_once_a_silent_vote_has_expired(clock, seat_table):
+    table = seat_table(mode="room")
+    table.open_vote()
+    clock.move_to(at(31))
+
+    # Both silent: refused at the deadline, the Kort counts (+5 to team A); the caller's
+    # partner, seat 2, calls next (KORT_RULES §5).
+    reported = table.report(2, 7, 3)
+
+    assert reported.status_code == 201, reported.data
+    rounds = table.match()["rounds"]
+    assert [r["outcome"] for r in rounds] == ["kort", "win"]
