@@ -1,10 +1,13 @@
 """URLs: the API under /api/v1/, its schema and docs, and the admin."""
 
 from django.contrib import admin
+from django.http import JsonResponse
 from django.urls import include, path
+from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from kort_site import converters  # noqa: F401  (registers the "id" path converter)
 from matches.belote_views import BeloteProtocolViewSet, BeloteScoreView
 from matches.views import MatchViewSet, PlayerMatchesView
 from matches.vote_views import BavanVoteView, RoundFinishView, SeatLeaveView
@@ -18,26 +21,26 @@ router.register("belote/protocols", BeloteProtocolViewSet, basename="belote-prot
 
 api_v1 = [
     path("players/me/stats/", MyStatsView.as_view(), name="my-stats"),
-    path("players/<int:player_id>/stats/", PlayerStatsView.as_view(), name="player-stats"),
-    path("players/<int:player_id>/matches/", PlayerMatchesView.as_view(), name="player-matches"),
+    path("players/<id:player_id>/stats/", PlayerStatsView.as_view(), name="player-stats"),
+    path("players/<id:player_id>/matches/", PlayerMatchesView.as_view(), name="player-matches"),
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
     path(
-        "leaderboard/around/<int:player_id>/",
+        "leaderboard/around/<id:player_id>/",
         LeaderboardAroundView.as_view(),
         name="leaderboard-around",
     ),
     path(
-        "matches/<int:match_id>/rounds/<int:number>/vote/",
+        "matches/<id:match_id>/rounds/<id:number>/vote/",
         BavanVoteView.as_view(),
         name="round-vote",
     ),
     path(
-        "matches/<int:match_id>/rounds/<int:number>/finish/",
+        "matches/<id:match_id>/rounds/<id:number>/finish/",
         RoundFinishView.as_view(),
         name="round-finish",
     ),
     path(
-        "matches/<int:match_id>/seats/<int:seat>/leave/", SeatLeaveView.as_view(), name="seat-leave"
+        "matches/<id:match_id>/seats/<id:seat>/leave/", SeatLeaveView.as_view(), name="seat-leave"
     ),
     path("belote/score/", BeloteScoreView.as_view(), name="belote-score"),
     *router.urls,
@@ -49,3 +52,13 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
+
+
+def not_found(request, exception=None):
+    """404 in the API's error shape under /api/, Django's page elsewhere (debug off)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return page_not_found(request, exception)
+
+
+handler404 = not_found

@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from kort_site.converters import ID_PATTERN
 from matches import belote_selectors, belote_services
 from matches.belote import score_deal
 from matches.belote_serializers import (
@@ -50,7 +51,7 @@ class BeloteProtocolViewSet(
     """Score sheets: open one and add deals (service key); read them (public). A sheet shows its
     deals in order with each one's result, and per pair the running total and bait marks."""
 
-    lookup_value_regex = r"[0-9]+"
+    lookup_value_regex = ID_PATTERN
 
     def get_queryset(self):
         if self.action == "list":

@@ -167,12 +167,12 @@ def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
         if (stored.report, stored.play) != (body, play):
             raise Conflict({"number": [f"round {number} is already stored with another report"]})
         return stored, False
-    if number is not None and number > expected:
-        raise ValidationError({"number": [f"the next round is number {expected}; got {number}"]})
     if match.status != MatchStatus.IN_PROGRESS:
         raise Conflict(
             {"match": [f"the match ended after round {expected - 1}; no more rounds (§1)"]}
         )
+    if number is not None and number > expected:
+        raise ValidationError({"number": [f"the next round is number {expected}; got {number}"]})
     _check_no_open_round(match)
     if report["trump_seat"] != match.next_trump_seat:
         raise InvalidRoundError(
@@ -214,9 +214,13 @@ def _check_no_open_round(match: Match) -> None:
 
 
 def _canonical(report: Mapping) -> dict:
-    """The report's body as stored for resend comparison (JSON types, no ``number``; the
-    record, ``play``, is stored and compared on its own)."""
-    body = {key: value for key, value in report.items() if key not in ("number", "play")}
+    """The report's body as stored for resend comparison (JSON types; no ``number``, no field
+    given as null; the record, ``play``, is stored and compared on its own)."""
+    body = {
+        key: value
+        for key, value in report.items()
+        if key not in ("number", "play") and value is not None
+    }
     if "tricks" in report:
         body["tricks"] = {str(team): n for team, n in report["tricks"].items()}
     return body

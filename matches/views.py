@@ -8,6 +8,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from kort_site.converters import ID_PATTERN
 from matches import selectors, services
 from matches.models import Match, Round
 from matches.serializers import (
@@ -64,7 +65,7 @@ class MatchViewSet(
 
     serializer_class = MatchSerializer
     filterset_class = MatchFilter
-    lookup_value_regex = r"[0-9]+"
+    lookup_value_regex = ID_PATTERN
 
     def get_queryset(self):
         return selectors.matches_with_details()

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 
 class Player(models.Model):
@@ -42,6 +43,7 @@ class Player(models.Model):
                 condition=Q(is_bot=False) | Q(user__isnull=True), name="bot_has_no_login"
             ),
             models.CheckConstraint(condition=Q(best_cups__gte=0), name="best_cups_not_negative"),
+            models.UniqueConstraint(Lower("username"), name="username_unique_ignoring_case"),
             models.CheckConstraint(
                 condition=Q(best_cups__gte=models.F("cups")), name="best_cups_is_best"
             ),

@@ -30,7 +30,15 @@ class BotLoginError(ValueError):
 
 def player_create(*, username: str, display_name: str = "", is_bot: bool = False) -> Player:
     """Create a player with empty statistics; a human also gets a login (a user with no
-    password, reached through player tokens)."""
+    password, reached through player tokens).
+
+    Raises:
+        ValidationError: the username is taken, ignoring case (field ``username``).
+    """
+    if Player.objects.filter(username__iexact=username).exists():
+        raise ValidationError(
+            {"username": [f"a player named {username!r} exists already (names ignore case)"]}
+        )
     with transaction.atomic():
         user = None
         if not is_bot:
@@ -51,7 +59,7 @@ def _login_create(username: str):
     login = f"player.{username}"
     users = get_user_model().objects
     if users.filter(username__iexact=login).exists():
-        raise ValidationError({"username": [f"the login name {login!r} is already taken"]})
+        raise ValidationError({"username": [f"the username {username!r} is already taken"]})
     user = users.model(username=login)
     user.set_unusable_password()
     user.save()

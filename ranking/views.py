@@ -8,6 +8,7 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from kort_site.converters import ID_PATTERN
 from ranking import selectors, services
 from ranking.auth import IsServiceKey
 from ranking.models import Player
@@ -26,7 +27,7 @@ class PlayerViewSet(
     serializer_class = PlayerSerializer
     filter_backends = [filters.SearchFilter]
     search_fields = ["username", "display_name"]
-    lookup_value_regex = r"[0-9]+"
+    lookup_value_regex = ID_PATTERN
 
     def get_permissions(self):
         if self.action in ("create", "token"):

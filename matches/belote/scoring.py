@@ -15,8 +15,10 @@ Decisions where the spec is silent
 * **Suit outside the suit contracts.** ``suit`` must be ``None`` for ``all_trumps`` and
   ``kapo_all_trumps``; a suit given there is rejected rather than ignored, so a client that sends a
   contradictory deal hears about it.
-* **The number.** N (simple contracts) and K (Kapos) are integers ≥ 1. There is no upper bound: a
-  pair may declare more than it can reach, and then the contract is simply not played.
+* **The number.** N (simple contracts) and K (Kapos) are integers from 1 to 100: a pair may
+  declare more than it can reach, and then the contract is simply not played; 100 is far above
+  any real declaration and keeps nonsense out of the score sheets. Construction whists per pair
+  are at most 1000 for the same reason.
 * **"div" is floor division**, and with it the cap of §4 (Pv + Pp ≤ C + (VCp + VCv) / 10) holds
   with equality for every valid deal, played or not, so it needs no separate clamp: the trick
   whists add up to S, C is S div 10 for both simple contracts, and constructions are multiples of
@@ -46,6 +48,8 @@ ALL_TRUMPS = "AT"
 SUIT_DECK_WHISTS = 162
 ALL_TRUMPS_DECK_WHISTS = 258
 MAX_KONTRA = 2
+MAX_NUMBER = 100
+MAX_CONSTRUCTION_WHISTS = 1000
 
 
 class Contract(StrEnum):
@@ -127,7 +131,7 @@ class Deal:
     def __post_init__(self) -> None:
         object.__setattr__(self, "contract", _parse_contract(self.contract))
         _check_suit(self.contract, self.suit)
-        _check_int("number", "the number", self.number, minimum=1)
+        _check_int("number", "the number", self.number, minimum=1, maximum=MAX_NUMBER)
         _check_int("kontra", "kontra", self.kontra, minimum=0, maximum=MAX_KONTRA)
         _check_tricks_whists(self)
         _check_constructions(self.constructions)
@@ -293,7 +297,13 @@ def _deck_name(deal: Deal) -> str:
 def _check_constructions(constructions: PerPair[int]) -> None:
     for pair in Pair:
         whists = constructions[pair]
-        _check_int("constructions", f"{pair} construction whists", whists, minimum=0)
+        _check_int(
+            "constructions",
+            f"{pair} construction whists",
+            whists,
+            minimum=0,
+            maximum=MAX_CONSTRUCTION_WHISTS,
+        )
         if whists % 10:
             raise InvalidDealError(
                 "constructions",

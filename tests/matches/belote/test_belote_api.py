@@ -156,7 +156,14 @@ BAD_DEALS = {
         "number",
         "required",
     ),
-    "number-zero": ({**EXAMPLE_2, "number": 0}, "number", "at least 1"),
+    "number-zero": ({**EXAMPLE_2, "number": 0}, "number", "between 1 and 100"),
+    "number-101": ({**EXAMPLE_2, "number": 101}, "number", "between 1 and 100"),
+    "huge-number": ({**EXAMPLE_2, "number": 2**70}, "number", "between 1 and 100"),
+    "huge-construction": (
+        {**EXAMPLE_2, "constructions": {"playing": 10**30, "whisting": 0}},
+        "constructions",
+        "between 0 and 1000",
+    ),
     "kontra-3": ({**EXAMPLE_2, "kontra": 3}, "kontra", "between 0 and 2"),
     "kontra-negative": ({**EXAMPLE_2, "kontra": -1}, "kontra", "between 0 and 2"),
     "no-trick-but-whists": (

@@ -382,7 +382,12 @@ def test_whisting_pair_without_tricks_keeps_its_constructions():
         (
             {"constructions": PerPair(playing=0, whisting=-20)},
             "constructions",
-            "must be at least 0",
+            "must be between 0 and 1000",
+        ),
+        (
+            {"constructions": PerPair(playing=1010, whisting=0)},
+            "constructions",
+            "must be between 0 and 1000; got 1010",
         ),
         ({"contract": "grand"}, "contract", "contract must be one of suit, all_trumps"),
         ({"suit": None}, "suit", "suit must be one of S, H, D, C for suit; got None"),
@@ -394,7 +399,8 @@ def test_whisting_pair_without_tricks_keeps_its_constructions():
         ),
         ({"contract": Contract.KAPO_FROM_HAND, "suit": "X"}, "suit", "S, H, D, C, AT"),
         ({"contract": Contract.ALL_TRUMPS, "suit": "H"}, "suit", "must be absent"),
-        ({"number": 0}, "number", "the number must be at least 1; got 0"),
+        ({"number": 0}, "number", "the number must be between 1 and 100; got 0"),
+        ({"number": 101}, "number", "the number must be between 1 and 100; got 101"),
         ({"number": None}, "number", "must be an integer"),
         ({"number": True}, "number", "must be an integer"),
         ({"kontra": 3}, "kontra", "between 0 and 2; got 3"),
