@@ -34,7 +34,7 @@ class Command(BaseCommand):
             f"({ladder.players_created} new), {ladder.matches} matches "
             f"({ladder.matches_created} new)."
         )
-        if settings.CELERY_BROKER_URL and ladder.matches_created:
+        if not settings.CELERY_TASK_ALWAYS_EAGER and ladder.matches_created:
             self.stdout.write("New matches are finalized by the Celery worker once it runs.")
         if ladder.key is None:
             self.stdout.write(
