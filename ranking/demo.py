@@ -1,10 +1,12 @@
 """A small demo ladder, seeded and idempotent (``manage.py load_demo_ladder``).
 
 Twelve humans and two bots (usernames ``demo.<name>``) play 20 ranked and 4 room matches of
-random legal summary rounds (KORT_RULES §2, with the callers of §5), reported through
+random legal rounds (KORT_RULES §2, with the callers of §5), reported through
 ``matches.services.match_create`` under the service key named ``demo``, so they are checked and
 finalized as a game server's would be. Each match has the external id ``demo/<n>``: a second
-load finds them and creates nothing. The same seed always gives the same ladder.
+load finds them and creates nothing. The same seed always gives the same ladder. The room
+matches and every fourth ranked match are played card by card by the seeded bots and reported
+with their full records (``play``); the others are reported as summaries.
 
 The random rounds (:func:`random_match_rounds`) also feed the benchmarks in ``bench/``.
 """
@@ -16,10 +18,13 @@ from dataclasses import dataclass
 
 from rest_framework_api_key.models import APIKey
 
+from matches.kort.bots import play_round
+from matches.kort.replay import replay_record
 from matches.kort.rules import (
     TARGET_WINS,
     BavanDecision,
     Mode,
+    RoundResult,
     Team,
     match_winner,
     next_trump_seat,
@@ -75,15 +80,37 @@ def random_round(rng: random.Random, trump_seat: int) -> dict:
     return report
 
 
-def random_match_rounds(rng: random.Random, mode: Mode, first_trump_seat: int) -> list[dict]:
+def recorded_round(rng: random.Random, trump_seat: int) -> dict:
+    """A round played card by card by the seeded bots, reported with its full record
+    (``{"trump_seat", "play"}``, and ``"bavan": "stop"`` when it stopped at a 7:0)."""
+    decision = rng.choice([BavanDecision.GO, BavanDecision.STOP])
+    record = play_round(rng.randrange(2**32), trump_seat, decision, strategy="greedy")
+    report = {"trump_seat": trump_seat, "play": record}
+    if replay_record(record, trump_seat).vote_pending:
+        report["bavan"] = decision
+    return report
+
+
+def round_result(report: dict) -> RoundResult:
+    """What a round report counts for: from its record when it has one (KORT_RULES §2)."""
+    if "play" in report:
+        return replay_record(report["play"], report["trump_seat"], report.get("bavan")).outcome
+    return round_outcome(report["trump_seat"], report["tricks"], report.get("bavan"))
+
+
+def random_match_rounds(
+    rng: random.Random, mode: Mode, first_trump_seat: int, *, recorded: bool = False
+) -> list[dict]:
     """The reports of a whole random match: rounds until a team reaches the target wins of
-    ``mode`` (KORT_RULES §1), each called by the seat §5 gives."""
+    ``mode`` (KORT_RULES §1), each called by the seat §5 gives; played by the bots and reported
+    with records when ``recorded``, else random summaries."""
+    make_round = recorded_round if recorded else random_round
     wins = dict.fromkeys(Team, 0)
     trump_seat = first_trump_seat
     reports = []
     while match_winner(wins, TARGET_WINS[mode]) is None:
-        report = random_round(rng, trump_seat)
-        result = round_outcome(trump_seat, report["tricks"], report.get("bavan"))
+        report = make_round(rng, trump_seat)
+        result = round_result(report)
         reports.append(report)
         wins[result.winner] += result.wins_awarded
         trump_seat = next_trump_seat(trump_seat, result)
@@ -124,7 +151,9 @@ def demo_ladder_load(seed: int = SEED) -> DemoLadder:
             first_trump_seat=first_trump_seat,
             external_id=f"demo/{number}",
             client_version="demo",
-            rounds=random_match_rounds(rng, mode, first_trump_seat),
+            rounds=random_match_rounds(
+                rng, mode, first_trump_seat, recorded=mode is Mode.ROOM or number % 4 == 0
+            ),
         )
         created += was_created
     players = len(humans) + len(bots)
