@@ -1,0 +1,423 @@
+"""Is a Bavan guaranteed? The search of KORT_RULES §6, for the two-bot vote of §4.
+
+At 7:0 (or later in a Bavan) the team sees its two hands and the cards played; the opponents'
+unplayed cards are known as a set (``unknown``), not who holds which. The Bavan is guaranteed when
+the team can take every remaining trick, choosing each card from what it sees, against every split
+of ``unknown`` between the opponents and every legal opponent play, under §3 (including the
+trump-lead bar after a completed Trop).
+
+The search is an AND-OR search over what the team sees. The opponents' cards are assigned lazily
+(§6): an opponent may play any unknown card that keeps some split consistent with the hand sizes and
+the suits each opponent has shown out of; not following the led suit shows out of it. What the
+team knows is then exactly: its hands, the unknown set, each opponent's shown-out suits, the bar
+and the leader. Tricks are always led by the team (it must take them all), so only the team leads.
+
+Pruning, each exact:
+
+- Positions are memoized at the start of each trick, keyed from the leader's point of view.
+- A team card stands for its run: cards of one hand and suit with no live card (held by anyone,
+  or on the table) between them are interchangeable.
+- An opponent card stands for its band: of the unknown cards of a suit between two team cards
+  that could meet it in this trick, playing the lowest is the opponents' strongest choice, since
+  the trick goes the same way and keeping a higher card never helps the team.
+- An opponent who holds the highest live trump takes a trick sooner or later: not guaranteed.
+- With no trump outstanding and only masters in both team hands, every lead takes its trick.
+- A branch is cut as soon as an opponent card takes a trick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from matches.kort.cards import DECK_SIZE, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, Card, cards_in
+from matches.kort.engine import (
+    ALL_TRICKS,
+    TRICKS_TO_WIN,
+    follow_mask,
+    lead_mask,
+    winning_card,
+)
+
+MAX_HAND = ALL_TRICKS - TRICKS_TO_WIN
+"""Bavan play starts after the 7th trick (KORT_RULES §3): a hand then holds at most 6 cards."""
+
+SUITS = range(4)
+ALL_SUITS = 15
+"""The 4-bit set of the four suits (bit ``1 << suit``)."""
+
+SUIT_SETS: tuple[int, ...] = tuple(
+    sum(SUIT_MASKS[suit] for suit in SUITS if suits >> suit & 1) for suits in range(16)
+)
+"""``SUIT_SETS[suits]``: the mask of all cards of the suits in the 4-bit set ``suits``."""
+
+TRUMP_POWER = 2 * DECK_SIZE
+LED_POWER = DECK_SIZE
+"""Added to a card to order it by what takes a trick: trumps, then the led suit, then the rest."""
+
+
+class InvalidPositionError(ValueError):
+    """A position the search refuses; ``field`` names the bad argument (as in the API body)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True, slots=True)
+class BavanSearchResult:
+    """The answer of :func:`bavan_guaranteed` (KORT_RULES §6).
+
+    ``first_card`` is a lead that keeps the Bavan guaranteed, or None when it is not guaranteed.
+    """
+
+    guaranteed: bool
+    first_card: Card | None
+
+
+def bavan_guaranteed(
+    team_hands: Mapping[int, int],
+    unknown: int,
+    trump: int,
+    leader: int,
+    trop_bar: bool,
+    voids: Mapping[int, int] | None = None,
+) -> BavanSearchResult:
+    """Return whether the Bavan team takes every remaining trick for sure (KORT_RULES §6).
+
+    Args:
+        team_hands: the two seats of the Bavan team (partners ``s`` and ``s ^ 2``) -> the mask of
+            that seat's unplayed cards; both hands the same size, 1 to 6 cards.
+        unknown: the mask of the opponents' unplayed cards, twice a hand's size, not known who
+            holds which.
+        trump: the trump suit (0..3, a :class:`~matches.kort.cards.Suit`).
+        leader: the seat of the team to lead (the last trick's taker, §3).
+        trop_bar: True while the trump-lead bar after a completed Trop holds (§3).
+        voids: opponent seat -> 4-bit set of the suits (bit ``1 << suit``) it has shown out of.
+
+    Returns a :class:`BavanSearchResult` whose ``first_card`` is a guaranteed lead of ``leader``.
+
+    Raises:
+        InvalidPositionError: ``field`` is ``"hands"`` (not two partners, not card masks,
+            unequal sizes, not 1 to 6 cards, a card in both), ``"unknown"`` (not a card mask,
+            not twice a hand, a card also held by the team), ``"trump_suit"``, ``"leader"`` (not
+            one of the two seats), ``"trop_bar"`` or ``"voids"`` (not an opponent seat, not a
+            suit set, or no split of ``unknown`` avoids the shown-out suits).
+    """
+    second, fourth = _check_position(team_hands, unknown, trump, leader, trop_bar, voids)
+    search = _Search(trump)
+    first = search.first_lead(
+        team_hands[leader], team_hands[leader ^ 2], unknown, second, fourth, trop_bar
+    )
+    return BavanSearchResult(first is not None, first)
+
+
+def split_exists(unknown: int, count: int, other_count: int, voids: int, other_voids: int) -> bool:
+    """Return whether ``unknown`` can be split ``count`` / ``other_count`` between the opponents.
+
+    Each opponent's share must avoid the suits it has shown out of (4-bit sets ``voids`` and
+    ``other_voids``); ``count + other_count`` is the size of ``unknown`` (KORT_RULES §6).
+    """
+    if unknown & SUIT_SETS[voids & other_voids]:
+        return False
+    only_other = (unknown & SUIT_SETS[voids & ~other_voids & ALL_SUITS]).bit_count()
+    only_this = (unknown & SUIT_SETS[other_voids & ~voids & ALL_SUITS]).bit_count()
+    return only_other <= other_count and only_this <= count
+
+
+class _Search:
+    """One search (KORT_RULES §6): the trump and the memo of trick-start positions.
+
+    A trick-start position is seen from its leader: ``lead`` and ``partner`` are the team's hands,
+    ``voids`` the shown-out suits of the opponent who plays second, ``later_voids`` of the one who
+    plays fourth. Within a trick ``rest`` is the leader's hand after the lead.
+    """
+
+    __slots__ = ("memo", "trump", "trump_mask")
+
+    def __init__(self, trump: int) -> None:
+        self.trump = trump
+        self.trump_mask = SUIT_MASKS[trump]
+        self.memo: dict[tuple[int, int, int, int], bool] = {}
+
+    def first_lead(
+        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
+    ) -> Card | None:
+        """Return a lead of the hand ``lead`` that keeps every trick sure, or None."""
+        for card in self._leads(lead, partner, unknown, barred):
+            if self._lead_holds(card, lead, partner, unknown, voids, later_voids, barred):
+                return card
+        return None
+
+    def wins(
+        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
+    ) -> bool:
+        """Whether the team takes every trick from the start of a trick."""
+        if not lead:
+            return True
+        key = (lead, partner, unknown, voids | later_voids << 4 | barred << 8)
+        won = self.memo.get(key)
+        if won is None:
+            won = self._decided(lead | partner, unknown)
+            if won is None:
+                won = (
+                    self.first_lead(lead, partner, unknown, voids, later_voids, barred) is not None
+                )
+            self.memo[key] = won
+        return won
+
+    def _decided(self, team: int, unknown: int) -> bool | None:
+        """True or False when the position is decided without search, else None."""
+        trumps = (team | unknown) & self.trump_mask
+        if trumps and unknown >> (trumps.bit_length() - 1) & 1:
+            return False  # the highest trump takes a trick whenever it is played
+        if unknown & self.trump_mask:
+            return None
+        for suit_mask in SUIT_MASKS:
+            held = team & suit_mask
+            if held and (held & -held) < unknown & suit_mask:
+                return None  # a team card that may not be a master
+        return True  # no trump out, only masters: every lead takes its trick
+
+    def _leads(self, lead: int, partner: int, unknown: int, barred: bool) -> list[Card]:
+        """One lead per run, safe masters first, then trumps, then high cards."""
+        trump = self.trump
+        unknown_trumps = unknown & self.trump_mask
+        ordered = []
+        for card in _run_tops(lead_mask(lead, self.trump_mask, barred), lead | partner | unknown):
+            suit = SUIT_OF[card]
+            master = not unknown & SUIT_MASK_OF[card] & -(2 << card)
+            safe = master and (suit == trump or not unknown_trumps)
+            ordered.append((not safe, suit != trump, -card))
+        ordered.sort()
+        return [-entry[2] for entry in ordered]
+
+    def _lead_holds(
+        self,
+        card: Card,
+        lead: int,
+        partner: int,
+        unknown: int,
+        voids: int,
+        later_voids: int,
+        barred: bool,
+    ) -> bool:
+        """Whether leading ``card`` takes the trick and the rest against every second card."""
+        bit = 1 << card
+        led = SUIT_OF[card]
+        barred = barred and bool(bit & self.trump_mask)  # another suit led lifts the bar (§3)
+        count = lead.bit_count()
+        replies = self._opponent_cards(
+            unknown, count, count, voids, later_voids, led, bit | partner
+        )
+        replies.sort(key=lambda reply: -self._power(reply[0], led))
+        rest = lead ^ bit
+        return all(
+            self._answered(
+                rest, partner, bit, 1 << reply, unknown ^ 1 << reply, shown, later_voids, barred
+            )
+            for reply, shown in replies
+        )
+
+    def _answered(
+        self,
+        rest: int,
+        partner: int,
+        lead_bit: int,
+        second_bit: int,
+        unknown: int,
+        voids: int,
+        later_voids: int,
+        barred: bool,
+    ) -> bool:
+        """Whether some partner card (one per run) holds the trick against every fourth card."""
+        table = lead_bit | second_bit
+        led_mask = SUIT_MASK_OF[lead_bit.bit_length() - 1]
+        live = rest | partner | unknown | table
+        for card in _run_tops(follow_mask(partner, led_mask), live):
+            bit = 1 << card
+            taking = winning_card(table | bit, led_mask, self.trump_mask)
+            if taking != card and not lead_bit >> taking & 1:
+                continue  # the second seat's card holds the trick
+            if self._fourth_holds(
+                rest,
+                partner ^ bit,
+                table | bit,
+                led_mask,
+                unknown,
+                voids,
+                later_voids,
+                barred,
+                taking != card,
+            ):
+                return True
+        return False
+
+    def _fourth_holds(
+        self,
+        rest: int,
+        partner: int,
+        trick: int,
+        led_mask: int,
+        unknown: int,
+        voids: int,
+        later_voids: int,
+        barred: bool,
+        leader_takes: bool,
+    ) -> bool:
+        """Whether every fourth card loses the trick and leaves a won position.
+
+        Of a suit the fourth seat may play, its highest card tells whether it can take the
+        trick, and its lowest is its strongest losing card (keeping the higher ones).
+        """
+        count = rest.bit_count()
+        led = SUIT_OF[led_mask.bit_length() - 1]
+        lows = []
+        for suit in SUITS:
+            held = unknown & SUIT_MASKS[suit]
+            if not held or later_voids >> suit & 1:
+                continue
+            shown = later_voids if suit == led else later_voids | 1 << led
+            low = held & -held
+            if not split_exists(unknown ^ low, count, count, shown, voids):
+                continue
+            top = held.bit_length() - 1
+            if winning_card(trick | 1 << top, led_mask, self.trump_mask) == top:
+                return False
+            lows.append((unknown ^ low, shown))
+        if leader_takes:
+            return all(self.wins(rest, partner, left, voids, shown, barred) for left, shown in lows)
+        return all(self.wins(partner, rest, left, shown, voids, barred) for left, shown in lows)
+
+    def _power(self, card: Card, led: int) -> int:
+        suit = SUIT_OF[card]
+        return card + (TRUMP_POWER if suit == self.trump else LED_POWER if suit == led else 0)
+
+    @staticmethod
+    def _opponent_cards(
+        unknown: int,
+        count: int,
+        other_count: int,
+        voids: int,
+        other_voids: int,
+        led: int,
+        meets: int,
+    ) -> list[tuple[Card, int]]:
+        """The second seat's candidate cards, each with its shown-out suits after playing it.
+
+        ``count`` and ``other_count`` are the opponents' hand sizes, ``meets`` the team cards
+        the card may meet in this trick: one card per band between them, the lowest (§6).
+        """
+        replies = []
+        for suit in SUITS:
+            held = unknown & SUIT_MASKS[suit]
+            if not held or voids >> suit & 1:
+                continue
+            shown = voids if suit == led else voids | 1 << led
+            if split_exists(unknown ^ (held & -held), count - 1, other_count, shown, other_voids):
+                replies.extend((card, shown) for card in _band_lows(held, meets))
+        return replies
+
+
+def _run_tops(cards: int, live: int) -> list[Card]:
+    """The highest card of each run of ``cards``: cards with no other live card between them."""
+    tops = []
+    for card in cards_in(cards):
+        above = live & SUIT_MASK_OF[card] & -(2 << card)
+        if not above & -above & cards:
+            tops.append(card)
+    return tops
+
+
+def _band_lows(cards: int, meets: int) -> list[Card]:
+    """The lowest card of each band of ``cards`` (one suit) between the cards of ``meets``."""
+    lows = []
+    while cards:
+        low = cards & -cards
+        lows.append(low.bit_length() - 1)
+        above = meets & -(low << 1)
+        if not above:
+            break
+        cards &= -(above & -above)
+    return lows
+
+
+def _check_position(
+    team_hands: Mapping[int, int],
+    unknown: int,
+    trump: int,
+    leader: int,
+    trop_bar: bool,
+    voids: Mapping[int, int] | None,
+) -> tuple[int, int]:
+    """Check the arguments of :func:`bavan_guaranteed`; return the voids of seats leader+1, +3."""
+    seats = sorted(team_hands)
+    if len(seats) != 2 or seats[0] not in (0, 1) or seats[1] != seats[0] + 2:
+        raise InvalidPositionError(
+            "hands", f"hands must be given for two partners (0 and 2, or 1 and 3), got {seats}"
+        )
+    size = _check_hands(team_hands, seats)
+    if not _is_mask(unknown) or unknown.bit_count() != 2 * size:
+        raise InvalidPositionError(
+            "unknown",
+            f"the opponents hold as many cards as the team: {2 * size} unknown cards expected "
+            "(KORT_RULES §6)",
+        )
+    if unknown & (team_hands[seats[0]] | team_hands[seats[1]]):
+        raise InvalidPositionError("unknown", "an unknown card is also in a team hand")
+    if type(trump) is bool or trump not in SUITS:
+        raise InvalidPositionError("trump_suit", f"{trump!r} is not a suit (0..3)")
+    if type(leader) is bool or leader not in team_hands:
+        raise InvalidPositionError(
+            "leader", f"the leader must be one of the team's seats {seats} (KORT_RULES §3)"
+        )
+    if not isinstance(trop_bar, bool):
+        raise InvalidPositionError("trop_bar", "trop_bar must be true or false")
+    return _check_voids(voids or {}, unknown, size, leader)
+
+
+def _check_hands(team_hands: Mapping[int, int], seats: list[int]) -> int:
+    """Check the two team hands; return their size."""
+    first, second = (team_hands[seat] for seat in seats)
+    if not _is_mask(first) or not _is_mask(second):
+        raise InvalidPositionError("hands", "each hand must be a mask of cards")
+    size = first.bit_count()
+    if second.bit_count() != size:
+        raise InvalidPositionError(
+            "hands",
+            f"partners hold as many cards each; seat {seats[0]} holds {size}, "
+            f"seat {seats[1]} {second.bit_count()} (KORT_RULES §1)",
+        )
+    if not 1 <= size <= MAX_HAND:
+        raise InvalidPositionError(
+            "hands",
+            f"a Bavan is played after 7 tricks: each hand holds 1 to {MAX_HAND} cards, "
+            f"not {size} (KORT_RULES §3)",
+        )
+    if first & second:
+        raise InvalidPositionError("hands", "a card is in both team hands")
+    return size
+
+
+def _check_voids(voids: Mapping[int, int], unknown: int, size: int, leader: int) -> tuple[int, int]:
+    """Check the shown-out suits; return those of the seats after the leader and its partner."""
+    opponents = (leader + 1) & 3, (leader + 3) & 3
+    for seat, suits in voids.items():
+        if seat not in opponents or type(seat) is bool:
+            raise InvalidPositionError(
+                "voids", f"voids are for the opponents' seats {sorted(opponents)}, not {seat!r}"
+            )
+        if type(suits) is not int or not 0 <= suits <= ALL_SUITS:
+            raise InvalidPositionError("voids", f"seat {seat}: {suits!r} is not a set of suits")
+    second, fourth = (voids.get(seat, 0) for seat in opponents)
+    if not split_exists(unknown, size, size, second, fourth):
+        raise InvalidPositionError(
+            "voids",
+            "no split of the unknown cards gives each opponent "
+            f"{size} cards outside the suits it has shown out of (KORT_RULES §6)",
+        )
+    return second, fourth
+
+
+def _is_mask(mask: object) -> bool:
+    return type(mask) is int and 0 <= mask < 1 << DECK_SIZE
