@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from matches.kort.cards import DECK_SIZE, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, Card, cards_in
+from matches.kort.cards import CARDS_PER_SUIT, DECK_SIZE, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, Card
 from matches.kort.engine import (
     ALL_TRICKS,
     TRICKS_TO_WIN,
@@ -50,10 +51,6 @@ SUIT_SETS: tuple[int, ...] = tuple(
     sum(SUIT_MASKS[suit] for suit in SUITS if suits >> suit & 1) for suits in range(16)
 )
 """``SUIT_SETS[suits]``: the mask of all cards of the suits in the 4-bit set ``suits``."""
-
-TRUMP_POWER = 2 * DECK_SIZE
-LED_POWER = DECK_SIZE
-"""Added to a card to order it by what takes a trick: trumps, then the led suit, then the rest."""
 
 
 class InvalidPositionError(ValueError):
@@ -118,6 +115,8 @@ def split_exists(unknown: int, count: int, other_count: int, voids: int, other_v
     Each opponent's share must avoid the suits it has shown out of (4-bit sets ``voids`` and
     ``other_voids``); ``count + other_count`` is the size of ``unknown`` (KORT_RULES §6).
     """
+    if not voids | other_voids:
+        return True
     if unknown & SUIT_SETS[voids & other_voids]:
         return False
     only_other = (unknown & SUIT_SETS[voids & ~other_voids & ALL_SUITS]).bit_count()
@@ -126,19 +125,23 @@ def split_exists(unknown: int, count: int, other_count: int, voids: int, other_v
 
 
 class _Search:
-    """One search (KORT_RULES §6): the trump and the memo of trick-start positions.
+    """One search (KORT_RULES §6): the trump, and the memo of trick-start positions.
 
     A trick-start position is seen from its leader: ``lead`` and ``partner`` are the team's hands,
     ``voids`` the shown-out suits of the opponent who plays second, ``later_voids`` of the one who
     plays fourth. Within a trick ``rest`` is the leader's hand after the lead.
     """
 
-    __slots__ = ("memo", "trump", "trump_mask")
+    __slots__ = ("memo", "patterns", "suit_orders", "trump", "trump_mask")
 
     def __init__(self, trump: int) -> None:
         self.trump = trump
         self.trump_mask = SUIT_MASKS[trump]
-        self.memo: dict[tuple[int, int, int, int], bool] = {}
+        self.memo: dict[tuple[int, int], bool] = {}
+        self.patterns: dict[tuple[int, int, int], int] = {}
+        self.suit_orders = tuple(
+            tuple(dict.fromkeys((trump, led, *SUITS))) for led in SUITS
+        )  # the second seat's strongest suits first: trumps, the led suit, the rest
 
     def first_lead(
         self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
@@ -153,12 +156,12 @@ class _Search:
         self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
     ) -> bool:
         """Whether the team takes every trick from the start of a trick."""
-        if not lead:
-            return True
-        key = (lead, partner, unknown, voids | later_voids << 4 | barred << 8)
+        if not lead & (lead - 1):
+            return not lead or self._last_trick_won(lead, partner, unknown)
+        key = (self._pattern(lead, partner, unknown), voids | later_voids << 4 | barred << 8)
         won = self.memo.get(key)
         if won is None:
-            won = self._decided(lead | partner, unknown)
+            won = self._decided(lead, partner, unknown, barred)
             if won is None:
                 won = (
                     self.first_lead(lead, partner, unknown, voids, later_voids, barred) is not None
@@ -166,18 +169,49 @@ class _Search:
             self.memo[key] = won
         return won
 
-    def _decided(self, team: int, unknown: int) -> bool | None:
-        """True or False when the position is decided without search, else None."""
-        trumps = (team | unknown) & self.trump_mask
+    def _pattern(self, lead: int, partner: int, unknown: int) -> int:
+        """The position's cards up to the played ones: per suit, who holds each live card.
+
+        Positions with the same pattern differ only in ranks no live card tells apart.
+        """
+        pattern = 0
+        patterns = self.patterns
+        for suit_mask in SUIT_MASKS:
+            held = lead & suit_mask, partner & suit_mask, unknown & suit_mask
+            suit_pattern = patterns.get(held)
+            if suit_pattern is None:
+                suit_pattern = patterns[held] = _suit_pattern(*held)
+            pattern = pattern << 2 * CARDS_PER_SUIT + 2 | suit_pattern
+        return pattern
+
+    def _last_trick_won(self, lead: int, partner: int, unknown: int) -> bool:
+        """With one card each every card is forced: whoever holds which, the 4 cards are known."""
+        led_mask = SUIT_MASK_OF[lead.bit_length() - 1]
+        team = lead | partner
+        return bool(team >> winning_card(team | unknown, led_mask, self.trump_mask) & 1)
+
+    def _decided(self, lead: int, partner: int, unknown: int, barred: bool) -> bool | None:
+        """True or False when the position is decided without search, else None.
+
+        False when an opponent holds the highest trump left: it takes a trick whenever played.
+        True when every team card is a master of its suit and the leader can draw the
+        outstanding trumps with its own (the highest first, so the partner never overtakes).
+        """
+        team = lead | partner
+        trump_mask = self.trump_mask
+        trumps = (team | unknown) & trump_mask
         if trumps and unknown >> (trumps.bit_length() - 1) & 1:
-            return False  # the highest trump takes a trick whenever it is played
-        if unknown & self.trump_mask:
-            return None
+            return False
         for suit_mask in SUIT_MASKS:
             held = team & suit_mask
             if held and (held & -held) < unknown & suit_mask:
                 return None  # a team card that may not be a master
-        return True  # no trump out, only masters: every lead takes its trick
+        drawing = (unknown & trump_mask).bit_count()
+        if not drawing:
+            return True
+        if (lead & trump_mask).bit_count() < drawing or (barred and lead & ~trump_mask):
+            return None
+        return True
 
     def _leads(self, lead: int, partner: int, unknown: int, barred: bool) -> list[Card]:
         """One lead per run, safe masters first, then trumps, then high cards."""
@@ -202,76 +236,71 @@ class _Search:
         later_voids: int,
         barred: bool,
     ) -> bool:
-        """Whether leading ``card`` takes the trick and the rest against every second card."""
+        """Whether leading ``card`` keeps the trick and the rest against every second card."""
         bit = 1 << card
         led = SUIT_OF[card]
-        barred = barred and bool(bit & self.trump_mask)  # another suit led lifts the bar (§3)
-        count = lead.bit_count()
-        replies = self._opponent_cards(
-            unknown, count, count, voids, later_voids, led, bit | partner
+        trick = _Trick(bit, led, lead ^ bit, partner, barred and bool(bit & self.trump_mask))
+        replies = self._second_cards(
+            unknown, lead.bit_count(), voids, later_voids, led, bit | partner
         )
-        replies.sort(key=lambda reply: -self._power(reply[0], led))
-        rest = lead ^ bit
         return all(
-            self._answered(
-                rest, partner, bit, 1 << reply, unknown ^ 1 << reply, shown, later_voids, barred
-            )
+            self._answered(trick, bit | 1 << reply, unknown ^ 1 << reply, shown, later_voids)
             for reply, shown in replies
         )
 
+    def _second_cards(
+        self, unknown: int, count: int, voids: int, later_voids: int, led: int, meets: int
+    ) -> list[tuple[Card, int]]:
+        """The second seat's cards to try, strongest first, each with its voids after it.
+
+        Both opponents hold ``count`` cards. One card per band between the team cards it may
+        meet in this trick (the lead ``meets`` and the partner's hand): the lowest (§6).
+        """
+        replies = []
+        for suit in self.suit_orders[led]:
+            held = unknown & SUIT_MASKS[suit]
+            if not held or voids >> suit & 1:
+                continue
+            shown = voids if suit == led else voids | 1 << led
+            if split_exists(unknown ^ (held & -held), count - 1, count, shown, later_voids):
+                replies.extend((card, shown) for card in reversed(_band_lows(held, meets)))
+        return replies
+
     def _answered(
-        self,
-        rest: int,
-        partner: int,
-        lead_bit: int,
-        second_bit: int,
-        unknown: int,
-        voids: int,
-        later_voids: int,
-        barred: bool,
+        self, trick: _Trick, table: int, unknown: int, voids: int, later_voids: int
     ) -> bool:
-        """Whether some partner card (one per run) holds the trick against every fourth card."""
-        table = lead_bit | second_bit
-        led_mask = SUIT_MASK_OF[lead_bit.bit_length() - 1]
-        live = rest | partner | unknown | table
+        """Whether some partner card (one per run) keeps the trick against every fourth card."""
+        led_mask = SUIT_MASKS[trick.led]
+        trump_mask = self.trump_mask
+        partner = trick.partner
+        live = trick.rest | partner | unknown | table
         for card in _run_tops(follow_mask(partner, led_mask), live):
             bit = 1 << card
-            taking = winning_card(table | bit, led_mask, self.trump_mask)
-            if taking != card and not lead_bit >> taking & 1:
-                continue  # the second seat's card holds the trick
-            if self._fourth_holds(
-                rest,
-                partner ^ bit,
-                table | bit,
-                led_mask,
-                unknown,
-                voids,
-                later_voids,
-                barred,
-                taking != card,
+            taking = winning_card(table | bit, led_mask, trump_mask)
+            if (taking == card or trick.lead_bit >> taking & 1) and self._fourth_holds(
+                trick, partner ^ bit, table | bit, unknown, voids, later_voids, taking != card
             ):
                 return True
         return False
 
     def _fourth_holds(
         self,
-        rest: int,
+        trick: _Trick,
         partner: int,
-        trick: int,
-        led_mask: int,
+        table: int,
         unknown: int,
         voids: int,
         later_voids: int,
-        barred: bool,
         leader_takes: bool,
     ) -> bool:
         """Whether every fourth card loses the trick and leaves a won position.
 
         Of a suit the fourth seat may play, its highest card tells whether it can take the
-        trick, and its lowest is its strongest losing card (keeping the higher ones).
+        trick, and its lowest is its strongest losing card (it keeps the higher ones).
         """
+        rest, led, barred = trick.rest, trick.led, trick.barred
+        led_mask = SUIT_MASKS[led]
         count = rest.bit_count()
-        led = SUIT_OF[led_mask.bit_length() - 1]
         lows = []
         for suit in SUITS:
             held = unknown & SUIT_MASKS[suit]
@@ -282,48 +311,43 @@ class _Search:
             if not split_exists(unknown ^ low, count, count, shown, voids):
                 continue
             top = held.bit_length() - 1
-            if winning_card(trick | 1 << top, led_mask, self.trump_mask) == top:
+            if winning_card(table | 1 << top, led_mask, self.trump_mask) == top:
                 return False
             lows.append((unknown ^ low, shown))
         if leader_takes:
             return all(self.wins(rest, partner, left, voids, shown, barred) for left, shown in lows)
         return all(self.wins(partner, rest, left, shown, voids, barred) for left, shown in lows)
 
-    def _power(self, card: Card, led: int) -> int:
-        suit = SUIT_OF[card]
-        return card + (TRUMP_POWER if suit == self.trump else LED_POWER if suit == led else 0)
 
-    @staticmethod
-    def _opponent_cards(
-        unknown: int,
-        count: int,
-        other_count: int,
-        voids: int,
-        other_voids: int,
-        led: int,
-        meets: int,
-    ) -> list[tuple[Card, int]]:
-        """The second seat's candidate cards, each with its shown-out suits after playing it.
+class _Trick(NamedTuple):
+    """A trick after its lead: the lead, its suit, the two team hands, the bar after it."""
 
-        ``count`` and ``other_count`` are the opponents' hand sizes, ``meets`` the team cards
-        the card may meet in this trick: one card per band between them, the lowest (§6).
-        """
-        replies = []
-        for suit in SUITS:
-            held = unknown & SUIT_MASKS[suit]
-            if not held or voids >> suit & 1:
-                continue
-            shown = voids if suit == led else voids | 1 << led
-            if split_exists(unknown ^ (held & -held), count - 1, other_count, shown, other_voids):
-                replies.extend((card, shown) for card in _band_lows(held, meets))
-        return replies
+    lead_bit: int
+    led: int
+    rest: int
+    partner: int
+    barred: bool
+
+
+def _suit_pattern(lead: int, partner: int, unknown: int) -> int:
+    """Who holds each live card of one suit, highest first: 2 bits a card, behind a 1 bit."""
+    pattern = 1
+    live = lead | partner | unknown
+    while live:
+        bit = 1 << live.bit_length() - 1
+        live ^= bit
+        pattern = pattern << 2 | (1 if lead & bit else 2 if partner & bit else 3)
+    return pattern
 
 
 def _run_tops(cards: int, live: int) -> list[Card]:
     """The highest card of each run of ``cards``: cards with no other live card between them."""
     tops = []
-    for card in cards_in(cards):
-        above = live & SUIT_MASK_OF[card] & -(2 << card)
+    while cards:
+        bit = cards & -cards
+        cards ^= bit
+        card = bit.bit_length() - 1
+        above = live & SUIT_MASK_OF[card] & -(bit << 1)
         if not above & -above & cards:
             tops.append(card)
     return tops
