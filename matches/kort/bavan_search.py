@@ -53,6 +53,10 @@ SUIT_SETS: tuple[int, ...] = tuple(
 """``SUIT_SETS[suits]``: the mask of all cards of the suits in the 4-bit set ``suits``."""
 
 
+SUIT_KEY_BITS = 2 * CARDS_PER_SUIT + 3
+"""Room for one suit in a memo key: a 1 bit, 2 bits per live card, 2 void bits."""
+
+
 class InvalidPositionError(ValueError):
     """A position the search refuses; ``field`` names the bad argument (as in the API body)."""
 
@@ -137,7 +141,7 @@ class _Search:
     def __init__(self, trump: int) -> None:
         self.trump = trump
         self.trump_mask = SUIT_MASKS[trump]
-        self.memo: dict[tuple[int, int], bool] = {}
+        self.memo: dict[int, bool] = {}
         self.patterns: dict[tuple[int, int, int], int] = {}
         self.suit_orders = tuple(
             tuple(dict.fromkeys((trump, led, *SUITS))) for led in SUITS
@@ -158,10 +162,10 @@ class _Search:
         """Whether the team takes every trick from the start of a trick."""
         if not lead & (lead - 1):
             return not lead or self._last_trick_won(lead, partner, unknown)
-        key = (self._pattern(lead, partner, unknown), voids | later_voids << 4 | barred << 8)
+        key = self._key(lead, partner, unknown, voids, later_voids, barred)
         won = self.memo.get(key)
         if won is None:
-            won = self._decided(lead, partner, unknown, barred)
+            won = self._decided(lead, partner, unknown, voids, later_voids, barred)
             if won is None:
                 won = (
                     self.first_lead(lead, partner, unknown, voids, later_voids, barred) is not None
@@ -169,20 +173,34 @@ class _Search:
             self.memo[key] = won
         return won
 
-    def _pattern(self, lead: int, partner: int, unknown: int) -> int:
-        """The position's cards up to the played ones: per suit, who holds each live card.
+    def _key(
+        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
+    ) -> int:
+        """The memo key: the position up to what cannot change its outcome.
 
-        Positions with the same pattern differ only in ranks no live card tells apart.
+        Per suit, who holds each live card, highest first (positions that differ only in ranks
+        no live card tells apart are alike), and the opponents' voids in it while an unknown
+        card of it is out; the bar while the team holds both trumps and other cards.
         """
-        pattern = 0
         patterns = self.patterns
-        for suit_mask in SUIT_MASKS:
+        suit_keys = []
+        for suit, suit_mask in enumerate(SUIT_MASKS):
             held = lead & suit_mask, partner & suit_mask, unknown & suit_mask
-            suit_pattern = patterns.get(held)
-            if suit_pattern is None:
-                suit_pattern = patterns[held] = _suit_pattern(*held)
-            pattern = pattern << 2 * CARDS_PER_SUIT + 2 | suit_pattern
-        return pattern
+            suit_key = patterns.get(held)
+            if suit_key is None:
+                suit_key = patterns[held] = _suit_pattern(*held)
+            if held[2]:
+                suit_key = suit_key << 2 | (voids >> suit & 1) << 1 | later_voids >> suit & 1
+            suit_keys.append(suit_key)
+        trump_key = suit_keys.pop(self.trump)
+        suit_keys.sort()
+        key = trump_key
+        for suit_key in suit_keys:
+            key = key << SUIT_KEY_BITS | suit_key
+        team = lead | partner
+        return key << 1 | (
+            barred and bool(team & self.trump_mask) and bool(team & ~self.trump_mask)
+        )
 
     def _last_trick_won(self, lead: int, partner: int, unknown: int) -> bool:
         """With one card each every card is forced: whoever holds which, the 4 cards are known."""
@@ -190,28 +208,71 @@ class _Search:
         team = lead | partner
         return bool(team >> winning_card(team | unknown, led_mask, self.trump_mask) & 1)
 
-    def _decided(self, lead: int, partner: int, unknown: int, barred: bool) -> bool | None:
+    def _decided(
+        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
+    ) -> bool | None:
         """True or False when the position is decided without search, else None.
 
-        False when an opponent holds the highest trump left: it takes a trick whenever played.
-        True when every team card is a master of its suit and the leader can draw the
-        outstanding trumps with its own (the highest first, so the partner never overtakes).
+        False when an opponent may hold more trumps than the team can beat (see
+        :meth:`_trumps_escape`). True when the team can cash: see :meth:`_cashes`.
         """
-        team = lead | partner
-        trump_mask = self.trump_mask
-        trumps = (team | unknown) & trump_mask
-        if trumps and unknown >> (trumps.bit_length() - 1) & 1:
+        if self._trumps_escape(lead | partner, unknown, voids | later_voids << 4, lead.bit_count()):
             return False
-        for suit_mask in SUIT_MASKS:
-            held = team & suit_mask
-            if held and (held & -held) < unknown & suit_mask:
-                return None  # a team card that may not be a master
+        return True if self._cashes(lead, partner, unknown, barred) else None
+
+    def _cashes(self, lead: int, partner: int, unknown: int, barred: bool) -> bool:
+        """Whether the team takes every trick by cashing masters, with no search.
+
+        The leader first draws the outstanding trumps with its own, highest first (at most one
+        round per outstanding trump), then leads its other cards. Every lead takes its trick
+        when each card the leader leads beats every outstanding card of its suit, and either
+        every partner card does too (whoever of the two takes a trick goes on cashing) or the
+        partner can always play under the leader: following with its lowest card of the suit,
+        discarding the highest card of a side suit, and ruffing only with no side card left,
+        after the trumps are drawn. Under the bar (§3) side cards come first, so no trump may
+        be out then.
+        """
+        trump_mask = self.trump_mask
         drawing = (unknown & trump_mask).bit_count()
-        if not drawing:
-            return True
-        if (lead & trump_mask).bit_count() < drawing or (barred and lead & ~trump_mask):
-            return None
-        return True
+        if drawing and (
+            (lead & trump_mask).bit_count() < drawing or (barred and lead & ~trump_mask)
+        ):
+            return False
+        if not _masters(lead, unknown):
+            return False
+        return _masters(partner, unknown) or _plays_under(lead, partner)
+
+    def _trumps_escape(self, team: int, unknown: int, both_voids: int, size: int) -> bool:
+        """Whether an opponent may hold trumps the team cannot all beat.
+
+        Every card is played before the end, and an opponent's trump loses its trick only to a
+        higher team trump in it; an opponent's trumps fall in different tricks, so each needs a
+        different higher team trump. Holding the ``m`` highest outstanding trumps, an opponent
+        escapes when for some ``i <= m`` fewer than ``i`` team trumps beat the ``i``-th.
+        ``both_voids`` is the two opponents' 4-bit void sets, the second seat's in the low bits.
+        """
+        trump_mask = self.trump_mask
+        team_trumps = team & trump_mask
+        outstanding = unknown & trump_mask
+        highest = 0
+        while outstanding:
+            bit = 1 << outstanding.bit_length() - 1
+            outstanding ^= bit
+            if (team_trumps & -(bit << 1)).bit_count() <= highest.bit_count():
+                break
+            highest |= bit
+        else:
+            return False
+        highest |= bit  # the trumps one opponent would hold: the highest, one more than beaten
+        held = highest.bit_count()
+        if held > size:
+            return False
+        voids, later_voids = both_voids & ALL_SUITS, both_voids >> 4
+        return any(
+            not mine >> self.trump & 1
+            and split_exists(unknown ^ highest, size - held, size, mine, other)
+            for mine, other in ((voids, later_voids), (later_voids, voids))
+        )
 
     def _leads(self, lead: int, partner: int, unknown: int, barred: bool) -> list[Card]:
         """One lead per run, safe masters first, then trumps, then high cards."""
@@ -338,6 +399,30 @@ def _suit_pattern(lead: int, partner: int, unknown: int) -> int:
         live ^= bit
         pattern = pattern << 2 | (1 if lead & bit else 2 if partner & bit else 3)
     return pattern
+
+
+def _masters(hand: int, unknown: int) -> bool:
+    """Whether every card of ``hand`` beats every ``unknown`` card of its suit."""
+    for suit_mask in SUIT_MASKS:
+        held = hand & suit_mask
+        if held and (held & -held) < unknown & suit_mask:
+            return False
+    return True
+
+
+def _plays_under(lead: int, partner: int) -> bool:
+    """Whether, in every suit, the partner's cards from the lowest stay under the leader's
+    cards from the highest (so the leader keeps the lead while it cashes)."""
+    for suit_mask in SUIT_MASKS:
+        mine, theirs = lead & suit_mask, partner & suit_mask
+        while mine and theirs:
+            top = 1 << mine.bit_length() - 1
+            low = theirs & -theirs
+            if low > top:
+                return False
+            mine ^= top
+            theirs ^= low
+    return True
 
 
 def _run_tops(cards: int, live: int) -> list[Card]:
