@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from matches.search_views import BavanGuaranteedView
 from matches.views import MatchViewSet, PlayerMatchesView
 from ranking.views import LeaderboardAroundView, LeaderboardView, PlayerViewSet
 from stats.views import MyStatsView, PlayerStatsView
@@ -18,6 +19,7 @@ api_v1 = [
     path("players/<int:player_id>/stats/", PlayerStatsView.as_view(), name="player-stats"),
     path("players/<int:player_id>/matches/", PlayerMatchesView.as_view(), name="player-matches"),
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
+    path("kort/bavan-guaranteed/", BavanGuaranteedView.as_view(), name="bavan-guaranteed"),
     path(
         "leaderboard/around/<int:player_id>/",
         LeaderboardAroundView.as_view(),
