@@ -14,15 +14,18 @@ and the leader. Tricks are always led by the team (it must take them all), so on
 
 Pruning, each exact:
 
-- Positions are memoized at the start of each trick, keyed from the leader's point of view.
+- Positions are memoized at the start of each trick, seen from the leader, keyed without what
+  cannot change the outcome: the ranks of played cards (only who holds each live card, in order),
+  voids in suits with no unknown card left, a bar that binds nothing, the order of side suits.
 - A team card stands for its run: cards of one hand and suit with no live card (held by anyone,
   or on the table) between them are interchangeable.
 - An opponent card stands for its band: of the unknown cards of a suit between two team cards
   that could meet it in this trick, playing the lowest is the opponents' strongest choice, since
   the trick goes the same way and keeping a higher card never helps the team.
-- An opponent who holds the highest live trump takes a trick sooner or later: not guaranteed.
-- With no trump outstanding and only masters in both team hands, every lead takes its trick.
-- A branch is cut as soon as an opponent card takes a trick.
+- Not guaranteed, without search, when an opponent may hold more trumps than the team can beat
+  one by one; guaranteed when the team can simply cash masters after drawing trumps.
+- The last trick is decided from its four cards; a branch is cut as soon as an opponent card
+  takes a trick.
 """
 
 from __future__ import annotations
@@ -304,10 +307,12 @@ class _Search:
         replies = self._second_cards(
             unknown, lead.bit_count(), voids, later_voids, led, bit | partner
         )
-        return all(
-            self._answered(trick, bit | 1 << reply, unknown ^ 1 << reply, shown, later_voids)
-            for reply, shown in replies
-        )
+        for reply, shown in replies:
+            if not self._answered(
+                trick, bit | 1 << reply, unknown ^ 1 << reply, shown, later_voids
+            ):
+                return False
+        return True
 
     def _second_cards(
         self, unknown: int, count: int, voids: int, later_voids: int, led: int, meets: int
@@ -323,7 +328,9 @@ class _Search:
             if not held or voids >> suit & 1:
                 continue
             shown = voids if suit == led else voids | 1 << led
-            if split_exists(unknown ^ (held & -held), count - 1, count, shown, later_voids):
+            if not shown | later_voids or split_exists(
+                unknown ^ (held & -held), count - 1, count, shown, later_voids
+            ):
                 replies.extend((card, shown) for card in reversed(_band_lows(held, meets)))
         return replies
 
@@ -369,15 +376,21 @@ class _Search:
                 continue
             shown = later_voids if suit == led else later_voids | 1 << led
             low = held & -held
-            if not split_exists(unknown ^ low, count, count, shown, voids):
+            if (shown | voids) and not split_exists(unknown ^ low, count, count, shown, voids):
                 continue
             top = held.bit_length() - 1
             if winning_card(table | 1 << top, led_mask, self.trump_mask) == top:
                 return False
             lows.append((unknown ^ low, shown))
-        if leader_takes:
-            return all(self.wins(rest, partner, left, voids, shown, barred) for left, shown in lows)
-        return all(self.wins(partner, rest, left, shown, voids, barred) for left, shown in lows)
+        wins = self.wins
+        for left, shown in lows:
+            if leader_takes:
+                won = wins(rest, partner, left, voids, shown, barred)
+            else:
+                won = wins(partner, rest, left, shown, voids, barred)
+            if not won:
+                return False
+        return True
 
 
 class _Trick(NamedTuple):
