@@ -9,6 +9,7 @@ from rest_framework.routers import DefaultRouter
 
 from kort_site import converters  # noqa: F401  (registers the "id" path converter)
 from matches.belote_views import BeloteProtocolViewSet, BeloteScoreView
+from matches.search_views import BavanGuaranteedView
 from matches.views import MatchViewSet, PlayerMatchesView
 from matches.vote_views import BavanVoteView, RoundFinishView, SeatLeaveView
 from ranking.views import LeaderboardAroundView, LeaderboardView, PlayerViewSet
@@ -24,6 +25,7 @@ api_v1 = [
     path("players/<id:player_id>/stats/", PlayerStatsView.as_view(), name="player-stats"),
     path("players/<id:player_id>/matches/", PlayerMatchesView.as_view(), name="player-matches"),
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
+    path("kort/bavan-guaranteed/", BavanGuaranteedView.as_view(), name="bavan-guaranteed"),
     path(
         "leaderboard/around/<id:player_id>/",
         LeaderboardAroundView.as_view(),

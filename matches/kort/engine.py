@@ -111,6 +111,32 @@ class Trick:
     winner: int
 
 
+def follow_mask(hand: int, led_mask: int) -> int:
+    """Return the cards of ``hand`` that may be played to a trick led in ``led_mask``'s suit.
+
+    A player must follow the led suit if able, otherwise may play any card (KORT_RULES §1).
+    ``hand`` is a card mask, ``led_mask`` the mask of the led suit (``SUIT_MASKS[suit]``).
+    """
+    return hand & led_mask or hand
+
+
+def lead_mask(hand: int, trump_mask: int, barred: bool) -> int:
+    """Return the cards of ``hand`` that may lead a trick.
+
+    Under the trump-lead bar after a completed Trop (KORT_RULES §3) a trump may not be led,
+    unless the hand holds only trumps. ``trump_mask`` is ``SUIT_MASKS[trump]``.
+    """
+    return (hand & ~trump_mask or hand) if barred else hand
+
+
+def winning_card(trick: int, led_mask: int, trump_mask: int) -> Card:
+    """Return the card that holds ``trick`` (a mask of the cards played to it so far).
+
+    The highest trump in it, else the highest card of the led suit (KORT_RULES §1).
+    """
+    return ((trick & trump_mask) or (trick & led_mask)).bit_length() - 1
+
+
 def check_deal(hands: Sequence[int]) -> None:
     """Check that ``hands`` is a full deal: 4 disjoint masks of 13 cards (KORT_RULES §1).
 
@@ -281,10 +307,8 @@ class RoundState:
             return 0
         hand = self._hands[self._to_play]
         if self._led_mask:
-            return hand & self._led_mask or hand
-        if self._barred_team == self._to_play & 1:
-            return hand & ~self._trump_mask or hand
-        return hand
+            return follow_mask(hand, self._led_mask)
+        return lead_mask(hand, self._trump_mask, self._barred_team == self._to_play & 1)
 
     def legal_cards(self) -> list[Card]:
         """Return the cards the seat to play may play, lowest first (see :meth:`legal_mask`)."""
@@ -380,9 +404,9 @@ class RoundState:
 
     def _finish_trick(self, trick: int, led: int) -> None:
         """Give the 4-card ``trick`` (mask) to its taker and stop play where §1 and §3 say."""
-        winning_card = ((trick & self._trump_mask) or (trick & led)).bit_length() - 1
         first = len(self._plays) - 4
-        winner = (self._leader + self._plays.index(winning_card, first) - first) & 3
+        taking = winning_card(trick, led, self._trump_mask)
+        winner = (self._leader + self._plays.index(taking, first) - first) & 3
         self._winners.append(winner)
         self._leader = self._to_play = winner
         self._trick_mask = self._led_mask = 0
