@@ -27,6 +27,7 @@ from rest_framework.exceptions import PermissionDenied
 
 from kort_site.errors import Conflict
 from matches import tasks
+from matches.kort.bavan_search import bavan_guaranteed, position_at_vote
 from matches.kort.rules import (
     TRICKS_TO_WIN,
     BavanDecision,
@@ -316,13 +317,13 @@ def _bot_vote(round_: Round, partner: Seat) -> Vote:
 
 def bavan_guaranteed_for(round_: Round) -> bool:
     """Whether the 7:0 team of ``round_`` can take every remaining trick whatever the
-    opponents hold and play (the guaranteed Bavan, KORT_RULES §6).
-
-    The search needs the hands and the tricks played so far. A round reported in summary form
-    carries neither, so nothing is guaranteed and this returns False; the search plugs in here
-    once rounds carry their ``play`` record.
+    opponents hold and play (the guaranteed Bavan, KORT_RULES §6), searched from the record the
+    vote was opened with. A vote opened in summary form shows no hands, so nothing can be
+    guaranteed and this returns False.
     """
-    return False
+    if round_.play is None:
+        return False
+    return bavan_guaranteed(**position_at_vote(round_.play, round_.trump_seat)).guaranteed
 
 
 def _bot_votes_queue(vote: BavanVote, at: datetime) -> None:

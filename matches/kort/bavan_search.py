@@ -34,14 +34,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from matches.kort.cards import CARDS_PER_SUIT, DECK_SIZE, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, Card
+from matches.kort.cards import (
+    CARD_BY_NAME,
+    CARDS_PER_SUIT,
+    DECK_SIZE,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    Card,
+    parse_suit,
+)
 from matches.kort.engine import (
     ALL_TRICKS,
     TRICKS_TO_WIN,
+    completes_trop,
     follow_mask,
     lead_mask,
     winning_card,
 )
+from matches.kort.replay import InvalidRecordError, replay_record
 
 MAX_HAND = ALL_TRICKS - TRICKS_TO_WIN
 """Bavan play starts after the 7th trick (KORT_RULES §3): a hand then holds at most 6 cards."""
@@ -543,3 +554,40 @@ def _check_voids(voids: Mapping[int, int], unknown: int, size: int, leader: int)
 
 def _is_mask(mask: object) -> bool:
     return type(mask) is int and 0 <= mask < 1 << DECK_SIZE
+
+
+def position_at_vote(record: Mapping, trump_seat: int) -> dict:
+    """The arguments of :func:`bavan_guaranteed` for the 7:0 team of a round whose ``record``
+    (wire form) stops at the 7:0 vote, as the team sees it (KORT_RULES §4, §6): its two hands,
+    the opponents' unplayed cards as one set, the trump, the 7th trick's taker as leader, the
+    trump-lead bar of a completed Trop (§3), and the suits each opponent has shown out of.
+
+    Raises:
+        InvalidRecordError: the record does not replay, or does not stop at a 7:0.
+    """
+    replay = replay_record(record, trump_seat)
+    if not replay.vote_pending:
+        raise InvalidRecordError("play", "the record does not stop at a 7:0 vote (KORT_RULES §4)")
+    leader = replay.trick_winners[-1]
+    team, hands = leader & 1, replay.hands_left
+    return {
+        "team_hands": {seat: hands[seat] for seat in (team, team + 2)},
+        "unknown": hands[team ^ 1] | hands[(team ^ 1) + 2],
+        "trump": parse_suit(record["trump_suit"]),
+        "leader": leader,
+        "trop_bar": completes_trop(replay.declarations, team),
+        "voids": _shown_voids(record["tricks"], (trump_seat, *replay.trick_winners), team ^ 1),
+    }
+
+
+def _shown_voids(tricks, leaders, opponents: int) -> dict[int, int]:
+    """Opponent seat -> 4-bit set of the suits it did not follow in ``tricks`` (wire names;
+    ``leaders[i]`` led trick ``i``)."""
+    voids = {opponents: 0, opponents + 2: 0}
+    for leader, trick in zip(leaders, tricks, strict=False):
+        led = SUIT_OF[CARD_BY_NAME[trick[0]]]
+        for offset, name in enumerate(trick):
+            seat = (leader + offset) & 3
+            if seat in voids and SUIT_OF[CARD_BY_NAME[name]] != led:
+                voids[seat] |= 1 << led
+    return voids

@@ -101,6 +101,12 @@ class Declaration:
     before_trick: int
 
 
+def completes_trop(declarations: Sequence[Declaration], team: int) -> bool:
+    """Whether ``team`` (0 = A, 1 = B), on reaching 7:0, completed a "Trop to the end": it
+    declared a Trop before the 7:0. Going for Bavan then bars its trump leads (KORT_RULES §3)."""
+    return any(d.kind == DeclarationKind.TROP and d.seat & 1 == team for d in declarations)
+
+
 @dataclass(frozen=True, slots=True)
 class Trick:
     """A played trick: its number (1..13), leader's seat, cards in play order, taker's seat."""
@@ -397,7 +403,7 @@ class RoundState:
             return
         team = self._winners[-1] & 1
         self._bavan_team = team
-        if any(d.kind == DeclarationKind.TROP and d.seat & 1 == team for d in self._declarations):
+        if completes_trop(self._declarations, team):
             self._barred_team = team
 
     # -- internals ----------------------------------------------------------------------------
