@@ -16,6 +16,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_RANKED_REQUIRE_PLAY | false | ranked matches require every round's full record (`play`) unless created with `require_play` |
 """  # noqa: E501
 
+import warnings
 from pathlib import Path
 
 import environ
@@ -103,6 +104,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Until collectstatic has run (it does in the image), WhiteNoise has nothing to serve: not news.
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
