@@ -260,9 +260,13 @@ def _round_decision(report: Mapping, tricks, replayed: ReplayedReport | None):
 
 
 def _bavan_decision(tricks, bavan, votes) -> BavanDecision | None:
-    """The decision of the report: as given, or resolved from the votes (KORT_RULES §4)."""
+    """The decision of the report: as given, or resolved from the votes (KORT_RULES §4).
+
+    The votes list every vote cast, so an empty list at a shutout is a vote in which both
+    stayed silent: refused. Anywhere else an empty list says only that no vote was held.
+    """
     given = BavanDecision(bavan) if bavan else None
-    if not votes:
+    if votes is None or (not votes and min(tricks.values()) > 0):
         return given
     voting_team = max(tricks, key=tricks.get)
     if min(tricks.values()) > 1 or tricks[voting_team] < 7:

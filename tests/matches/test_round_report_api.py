@@ -33,6 +33,10 @@ VOTED_ROUNDS = [
     pytest.param(
         3, 1, 9, [vote(3, "bavan", 10), vote(1, "bavan", 20)], "bavan_failed", id="B-fails"
     ),
+    # Every vote as cast: none at a 7:0 is two silent voters, a refusal (§4 table).
+    pytest.param(0, 7, 0, [], "kort", id="no-votes-at-7:0-refuse"),
+    # No 7:0, no vote held: an empty list says nothing.
+    pytest.param(0, 7, 3, [], "win", id="no-votes-at-7:3"),
 ]
 
 
