@@ -134,12 +134,21 @@ class BavanVote(models.Model):
     ``opened_at`` until ``deadline`` (``KORT_BAVAN_VOTE_SECONDS`` later); ``status`` goes from
     open to go or refused exactly once, stamped ``resolved_at``."""
 
+    # The round's own ``play`` becomes the complete record when a Bavan is finished with one;
+    # ``opening_play`` keeps what the vote was opened with, for the shown hands and resends.
+
     round = models.OneToOneField("Round", on_delete=models.CASCADE, related_name="bavan_vote")
     team = models.CharField(max_length=1, choices=TEAM_CHOICES)
     opened_at = models.DateTimeField()
     deadline = models.DateTimeField()
     status = models.CharField(max_length=8, choices=VoteStatus.choices, default=VoteStatus.OPEN)
     resolved_at = models.DateTimeField(null=True, blank=True)
+    opening_play = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The record of the first 7 tricks the vote was opened with (the hands shown); "
+        "null for a vote opened in summary form. The round keeps the complete record.",
+    )
 
     class Meta:
         constraints = [

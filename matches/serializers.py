@@ -175,7 +175,7 @@ class BavanVoteSerializer(serializers.ModelSerializer):
         }
 
     def get_revealed_hands(self, vote) -> dict[str, list[str]] | None:
-        hands = hands_at_vote(vote.round.play, vote.round.trump_seat)
+        hands = hands_at_vote(vote.opening_play, vote.round.trump_seat)
         return revealed_hands(vote, hands, timezone.now())
 
 

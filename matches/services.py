@@ -164,7 +164,7 @@ def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
     play = canonical_play(report)
     if number is not None and number < expected:
         stored = match.rounds.get(number=number)
-        if (stored.report, stored.play) != (body, play):
+        if (stored.report, _reported_play(stored)) != (body, play):
             raise Conflict({"number": [f"round {number} is already stored with another report"]})
         return stored, False
     if match.status != MatchStatus.IN_PROGRESS:
@@ -196,6 +196,13 @@ def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
     else:
         round_finish(match, stored, _round_decision(report, tricks, replayed))
     return stored, True
+
+
+def _reported_play(stored: Round) -> dict | None:
+    """The record ``stored`` was reported with: for a live vote the record it opened with (a
+    Bavan finished with its complete record keeps that one in ``play``)."""
+    vote = getattr(stored, "bavan_vote", None)
+    return vote.opening_play if vote is not None else stored.play
 
 
 def _check_no_open_round(match: Match) -> None:

@@ -84,6 +84,7 @@ def vote_open(round_: Round, *, reported_votes=None, now: datetime | None = None
     vote = BavanVote.objects.create(
         round=round_,
         team=team,
+        opening_play=round_.play,
         opened_at=now,
         deadline=now + timedelta(seconds=settings.KORT_BAVAN_VOTE_SECONDS),
     )
@@ -387,7 +388,13 @@ def bavan_finish(
         round_ = match.rounds.get(number=number)
         complete = canonical_play({"play": play})
         if complete is not None:
-            tricks = _record_tricks(round_, complete, tricks)
+            tricks = _record_tricks(round_, vote, complete, tricks)
+        elif vote is not None and vote.opening_play is not None:
+            raise InvalidRoundError(
+                "play",
+                f"round {number} was opened with its record; finish it with the complete "
+                "record (play), so the stored record replays to its result (KORT_RULES §3)",
+            )
         if _finished_with(round_, vote, tricks, complete):
             return round_, False
         _check_awaits_finish(round_, vote)
@@ -399,14 +406,15 @@ def bavan_finish(
     return round_, True
 
 
-def _record_tricks(round_: Round, complete: dict, tricks: Mapping[str, int] | None) -> dict:
+def _record_tricks(
+    round_: Round, vote: BavanVote | None, complete: dict, tricks: Mapping[str, int] | None
+) -> dict:
     """The final tricks of a Bavan's complete record, checked against the given ``tricks`` and
     against the record the vote was opened with (KORT_RULES §3)."""
     summary = {"trump_seat": round_.trump_seat, "tricks": tricks}
     replayed = replay_report(complete, summary)
     replayed.decision(BavanDecision.GO, "play")
-    if round_.status != RoundStatus.FINISHED:
-        check_continues(round_.play, complete)
+    check_continues(vote.opening_play if vote else None, complete)
     return replayed.tricks
 
 

@@ -183,7 +183,9 @@ def _shutout(high, leader, trump_team, bavan, result) -> RoundResult:
     if high == TRICKS_TO_WIN:
         if bavan is None:
             raise InvalidRoundError(
-                "bavan", "a 7:0 needs the Bavan decision first: 'stop' or 'go' (KORT_RULES §4)"
+                "bavan",
+                "a 7:0 needs the Bavan decision first: 'stop' or 'go', or 'vote' to hold the vote "
+                "live (KORT_RULES §4)",
             )
         if bavan is BavanDecision.GO:
             raise InvalidRoundError(

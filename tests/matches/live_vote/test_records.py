@@ -126,3 +126,45 @@ def test_a_finish_needs_tricks_or_a_record(opened, clock):
 
     assert refused.status_code == 400, refused.data
     assert "complete record" in str(refused.data["tricks"])
+
+
+def test_a_round_opened_with_its_record_is_finished_with_the_complete_record(opened, clock):
+    table, _ = opened
+    table.vote(0, "bavan")
+    table.vote(2, "bavan")
+
+    refused = table.finish(13, 0)
+
+    assert refused.status_code == 400, refused.data
+    assert "finish it with the complete record" in str(refused.data["play"])
+    assert Round.objects.get(match_id=table.match_id, number=1).status == "bavan"
+
+
+def test_after_the_finish_the_opening_is_still_a_resend_and_its_hands_still_shown(opened, clock):
+    table, complete = opened
+    table.vote(0, "bavan")
+    table.vote(2, "bavan")
+    finished = table.service.post(f"{table.url}rounds/1/finish/", {"play": complete})
+    assert finished.status_code == 201, finished.data
+
+    opening = {"number": 1, "trump_seat": 0, "tricks": {"A": 7, "B": 0}, "bavan": "vote"}
+    resent = table.service.post(f"{table.url}rounds/", {**opening, "play": first_seven(complete)})
+
+    assert resent.status_code == 200, resent.data
+    shown = table.state()["revealed_hands"]
+    assert shown == {
+        "0": unplayed(first_seven(complete), 0),
+        "2": unplayed(first_seven(complete), 2),
+    }
+
+
+def test_a_vote_opened_in_summary_form_shows_no_hands_after_a_recorded_finish(table, clock):
+    complete = bavan_records()[0]
+    table.open_vote(0)
+    table.vote(0, "bavan")
+    table.vote(2, "bavan")
+
+    finished = table.service.post(f"{table.url}rounds/1/finish/", {"play": complete})
+
+    assert finished.status_code == 201, finished.data
+    assert table.state()["revealed_hands"] is None
