@@ -342,7 +342,7 @@ class RoundState:
         bit = 1 << card
         led = self._led_mask
         if led:
-            if not bit & led and hand & led:
+            if not bit & follow_mask(hand, led):
                 raise self._revoke(card)
         else:
             if self._barred_team == seat & 1:
@@ -432,13 +432,13 @@ class RoundState:
 
     def _lead_under_bar(self, bit: int, hand: int, card: Card) -> None:
         """Refuse a barred trump lead, or lift the bar on a lead of another suit (§3)."""
-        if not bit & self._trump_mask:
-            self._barred_team = NO_TEAM
-        elif hand & ~self._trump_mask:
+        if not bit & lead_mask(hand, self._trump_mask, barred=True):
             raise IllegalPlayError(
                 f"trick {self.trick_number}: seat {self._to_play} led {CARD_NAMES[card]}: "
                 "trump lead barred after a completed Trop (KORT_RULES §3)"
             )
+        if not bit & self._trump_mask:
+            self._barred_team = NO_TEAM
 
     def _check_declaration_time(self, seat: int, number: int) -> None:
         """Refuse a declaration outside the time between two tricks of a live round."""
