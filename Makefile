@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1:8000
 # The development server runs with debug on; production runs gunicorn with a real secret key.
 RUN_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
 
-.PHONY: run test lint bench install
+.PHONY: run test lint install
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)

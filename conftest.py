@@ -6,7 +6,6 @@ finalization task runs as it does in production (in-process unless a test asks f
 import os
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 from rest_framework_api_key.models import APIKey
 
@@ -107,8 +106,3 @@ def cast(db):
         player_create(username=name.lower(), display_name=name)
         for name in ("Amir", "Bita", "Cyrus", "Dara")
     ]
-
-
-@pytest.fixture
-def on_postgres():
-    return connection.vendor == "postgresql"

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from matches.kort.bavan_search import bavan_guaranteed
 from matches.kort.bots import choose_trump, deal, play_round
 from matches.kort.cards import CARD_BY_NAME, RANK_OF, SUIT_OF, mask_of, parse_suit
-from matches.kort.engine import TRICKS_TO_WIN
 from matches.kort.replay import replay_record
+from matches.kort.rules import TRICKS_TO_WIN
 
 Position = tuple[dict[int, int], int, int, int, bool, dict[int, int]]
 """The arguments of ``bavan_guaranteed``: team hands, unknown, trump, leader, bar, voids."""

@@ -38,7 +38,14 @@ from rest_framework_api_key.models import APIKey  # noqa: E402
 
 from matches.kort.bots import play_round  # noqa: E402
 from matches.kort.replay import replay_record  # noqa: E402
-from matches.kort.rules import TARGET_WINS, BavanDecision, Mode, next_trump_seat  # noqa: E402
+from matches.kort.rules import (  # noqa: E402
+    TARGET_WINS,
+    BavanDecision,
+    Mode,
+    Team,
+    match_winner,
+    next_trump_seat,
+)
 from ranking.services import player_create  # noqa: E402
 
 ROOM_TARGET = TARGET_WINS[Mode.ROOM]
@@ -49,15 +56,15 @@ def room_match(seed: int) -> list[tuple[dict, dict]]:
 
     The first caller is seat 0; each next caller is the one §5 gives; Bavans are always played.
     """
-    wins, trump_seat, rounds = [0, 0], 0, []
-    while max(wins) < ROOM_TARGET:
+    wins, trump_seat, rounds = dict.fromkeys(Team, 0), 0, []
+    while match_winner(wins, ROOM_TARGET) is None:
         record = play_round(seed * 1000 + len(rounds), trump_seat, BavanDecision.GO)
         replay = replay_record(record, trump_seat)
         a, b = replay.tricks
         summary = {"trump_seat": trump_seat, "tricks": {"A": a, "B": b}, "bavan": replay.bavan}
         rounds.append((summary, {"trump_seat": trump_seat, "play": record}))
         result = replay.outcome
-        wins["AB".index(result.winner)] += result.wins_awarded
+        wins[result.winner] += result.wins_awarded
         trump_seat = next_trump_seat(trump_seat, result)
     return rounds
 

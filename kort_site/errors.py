@@ -24,6 +24,7 @@ def rule_error(exc: ValueError) -> exceptions.ValidationError:
 
 
 def exception_handler(exc, context):
+    """DRF's handler, after turning rule errors and Django ``ValidationError`` into 400s."""
     if isinstance(exc, ValueError) and hasattr(exc, "field"):
         exc = rule_error(exc)
     elif isinstance(exc, DjangoValidationError):

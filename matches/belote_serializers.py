@@ -44,7 +44,6 @@ TOOK_TRICKS_HELP = (
     "Whether the {pair} pair took any trick. May be left out when that pair has trick whists "
     "(then true); required when it has 0, since a trick worth 0 whists still counts (§1, §3)."
 )
-_IN_ALL_TRUMPS = (Contract.ALL_TRUMPS, Contract.KAPO_ALL_TRUMPS)
 _COUNTED_FROM_TRICKS = ("tricks_whists", "playing_took_tricks", "whisting_took_tricks")
 
 
@@ -129,7 +128,7 @@ def _counted(attrs: Mapping) -> dict:
             "tricks", f"give either tricks or {', '.join(given)}, not both: tricks count them"
         )
     contract = Contract(attrs["contract"])
-    trump = ALL_TRUMPS if contract in _IN_ALL_TRUMPS else attrs["suit"]
+    trump = ALL_TRUMPS if contract.in_all_trumps else attrs["suit"]
     tricks = [Trick(tuple(t["cards"]), Pair(t["taken_by"])) for t in attrs["tricks"]]
     count = count_tricks(trump, tricks)
     return {

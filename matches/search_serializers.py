@@ -30,6 +30,7 @@ def card_mask(names: list[str]) -> int:
 
 
 def seat_of(key: str) -> int:
+    """The seat (0..3) of a JSON object key (``"0"`` .. ``"3"``); anything else is refused."""
     try:
         return SEAT_KEYS[key]
     except KeyError:

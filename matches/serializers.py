@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from django.utils import timezone
 from rest_framework import serializers
 
-from matches.kort.rules import BavanDecision, Mode, Team, Vote
+from matches.kort.rules import BavanDecision, Mode, Vote
 from matches.models import BavanVote, Match, Round, Seat
 from matches.records import hands_at_vote
 from matches.votes import LIVE_VOTE, revealed_hands
@@ -79,10 +79,6 @@ class MatchCreateSerializer(serializers.Serializer):
     )
 
 
-def tricks_of(round_: Round) -> dict[str, int]:
-    return {Team.A: round_.tricks_a, Team.B: round_.tricks_b}
-
-
 class RoundSerializer(serializers.ModelSerializer):
     tricks = serializers.SerializerMethodField()
 
@@ -102,7 +98,7 @@ class RoundSerializer(serializers.ModelSerializer):
         ]
 
     def get_tricks(self, round_) -> dict[str, int]:
-        return tricks_of(round_)
+        return round_.tricks
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -136,7 +132,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return [seat.player_id for seat in sorted(match.seats.all(), key=lambda s: s.seat)]
 
     def get_wins(self, match) -> dict[str, int]:
-        return {Team.A: match.wins_a, Team.B: match.wins_b}
+        return match.wins
 
     def get_cups(self, match) -> dict[str, int] | None:
         if match.finalized_at is None or not match.is_ranked:

@@ -18,6 +18,7 @@ from rest_framework.exceptions import ValidationError
 from kort_site.errors import Conflict
 from matches.kort.rules import (
     TARGET_WINS,
+    TRICKS_TO_WIN,
     BavanDecision,
     CastVote,
     InvalidRoundError,
@@ -52,9 +53,11 @@ def match_create(
     ranked matches, False for room matches. Returns ``(match, created)``.
 
     Raises:
-        ValidationError: unknown, banned or repeated players (field ``seats``); a bad round
-            (field ``rounds[i].<field>``).
-        Conflict: a round after the match ended (field ``rounds[i]``).
+        ValidationError: unknown, banned or repeated players (field ``seats``); a round whose
+            ``number`` skips ahead (field ``rounds[i].number``).
+        InvalidRoundError: a round the rules or its record refuse (field
+            ``rounds[i].<field>``, as for :func:`round_report`).
+        Conflict: a round after the match ended (field ``rounds[i].match``).
     """
     if external_id is not None:
         existing = Match.objects.filter(service_key=service_key, external_id=external_id).first()
@@ -276,7 +279,7 @@ def _bavan_decision(tricks, bavan, votes) -> BavanDecision | None:
     if votes is None or (not votes and min(tricks.values()) > 0):
         return given
     voting_team = max(tricks, key=tricks.get)
-    if min(tricks.values()) > 1 or tricks[voting_team] < 7:
+    if min(tricks.values()) > 1 or tricks[voting_team] < TRICKS_TO_WIN:
         raise InvalidRoundError("bavan_votes", "a Bavan vote is held only at 7:0 (KORT_RULES §4)")
     tally = resolve_votes(
         voting_team, [CastVote(v["seat"], Vote(v["vote"]), v["at_ms"]) for v in votes]

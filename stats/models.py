@@ -4,6 +4,16 @@ from django.db import models
 
 from matches.kort.rules import SHUTOUT_OUTCOMES
 
+COUNT_FIELDS = (
+    "matches_played",
+    "matches_won",
+    "matches_lost",
+    "rounds_played",
+    "rounds_won",
+    "bavan_called",
+    "bavan_made",
+)
+"""Model field names of the plain counts, named as in ``rules.StatsLine``."""
 OUTCOME_FIELDS = {
     outcome: (f"{outcome.value}_team", f"{outcome.value}_opponents") for outcome in SHUTOUT_OUTCOMES
 }

@@ -1,8 +1,7 @@
 """Reads of the "My games" statistics (KORT_RULES §8, API.md "Players")."""
 
 from ranking.models import Player
-from stats.models import OUTCOME_FIELDS, PlayerStats
-from stats.services import COUNT_FIELDS
+from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats
 
 
 def player_stats(player: Player) -> dict:

@@ -5,17 +5,7 @@ from collections.abc import Iterable
 from django.db.models import F
 
 from matches.kort.rules import StatsLine
-from stats.models import OUTCOME_FIELDS, PlayerStats
-
-COUNT_FIELDS = (
-    "matches_played",
-    "matches_won",
-    "matches_lost",
-    "rounds_played",
-    "rounds_won",
-    "bavan_called",
-    "bavan_made",
-)
+from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats
 
 
 def stats_values(line: StatsLine) -> dict[str, int]:

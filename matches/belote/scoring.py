@@ -63,10 +63,17 @@ class Contract(StrEnum):
 
     @property
     def is_kapo(self) -> bool:
+        """Whether the contract is one of the three Kapos (BELOTE_SCORING §1)."""
         return self in _KAPOS
+
+    @property
+    def in_all_trumps(self) -> bool:
+        """Whether the contract is always played in all trumps, with no suit named (§1)."""
+        return self in _IN_ALL_TRUMPS
 
 
 _KAPOS = frozenset({Contract.KAPO, Contract.KAPO_ALL_TRUMPS, Contract.KAPO_FROM_HAND})
+_IN_ALL_TRUMPS = frozenset({Contract.ALL_TRUMPS, Contract.KAPO_ALL_TRUMPS})
 
 # BELOTE_SCORING §2.
 BASE_COST = {
@@ -140,8 +147,7 @@ class Deal:
     @property
     def deck_whists(self) -> int:
         """S, the whists in the 32 cards plus the last trick: 162 in a suit, 258 in all trumps."""
-        in_all_trumps = self.contract in (Contract.ALL_TRUMPS, Contract.KAPO_ALL_TRUMPS)
-        if in_all_trumps or self.suit == ALL_TRUMPS:
+        if self.contract.in_all_trumps or self.suit == ALL_TRUMPS:
             return ALL_TRUMPS_DECK_WHISTS
         return SUIT_DECK_WHISTS
 
@@ -258,7 +264,7 @@ def _parse_contract(contract: object) -> Contract:
 
 
 def _check_suit(contract: Contract, suit: object) -> None:
-    if contract in (Contract.ALL_TRUMPS, Contract.KAPO_ALL_TRUMPS):
+    if contract.in_all_trumps:
         if suit is not None:
             raise InvalidDealError("suit", f"suit must be absent for {contract}; got {suit!r}")
         return

@@ -45,16 +45,15 @@ from matches.kort.cards import (
     parse_suit,
 )
 from matches.kort.engine import (
-    ALL_TRICKS,
-    TRICKS_TO_WIN,
     completes_trop,
     follow_mask,
     lead_mask,
     winning_card,
 )
 from matches.kort.replay import InvalidRecordError, replay_record
+from matches.kort.rules import TRICKS_IN_ROUND, TRICKS_TO_WIN
 
-MAX_HAND = ALL_TRICKS - TRICKS_TO_WIN
+MAX_HAND = TRICKS_IN_ROUND - TRICKS_TO_WIN
 """Bavan play starts after the 7th trick (KORT_RULES §3): a hand then holds at most 6 cards."""
 
 SUITS = range(4)

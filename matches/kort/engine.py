@@ -52,12 +52,17 @@ from matches.kort.cards import (
     Suit,
     cards_in,
 )
-from matches.kort.rules import BavanDecision, RoundResult, Team, round_outcome
+from matches.kort.rules import (
+    SEATS,
+    TRICKS_IN_ROUND,
+    TRICKS_TO_WIN,
+    BavanDecision,
+    RoundResult,
+    Team,
+    round_outcome,
+)
 
-SEATS = 4
 HAND_SIZE = 13
-TRICKS_TO_WIN = 7
-ALL_TRICKS = 13
 SAR_ONLY_FROM = 5
 """Outside Bavan, a team with this many tricks or more may declare only Sar (KORT_RULES §3)."""
 
@@ -150,7 +155,7 @@ def check_deal(hands: Sequence[int]) -> None:
         InvalidDealError: not 4 hands, a hand that is not a card mask, a hand of other than 13
             cards, or a card in two hands.
     """
-    if len(hands) != SEATS:
+    if len(hands) != len(SEATS):
         raise InvalidDealError(f"a deal has 4 hands, got {len(hands)} (KORT_RULES §1)")
     dealt = 0
     for seat, hand in enumerate(hands):
@@ -205,7 +210,7 @@ class RoundState:
         check_deal(hands)
         if trump_suit not in range(4):
             raise InvalidDealError(f"trump suit {trump_suit!r} is not a suit (0..3)")
-        if trump_seat not in range(SEATS):
+        if trump_seat not in SEATS:
             raise InvalidDealError(f"trump seat {trump_seat!r} is not a seat (0..3)")
         self.trump_suit = Suit(trump_suit)
         self.trump_seat = trump_seat
@@ -337,7 +342,7 @@ class RoundState:
         bit = 1 << card
         led = self._led_mask
         if led:
-            if not bit & led and hand & led:
+            if not bit & follow_mask(hand, led):
                 raise self._revoke(card)
         else:
             if self._barred_team == seat & 1:
@@ -362,7 +367,7 @@ class RoundState:
                 or a Trop by a team with 5 or more tricks that is not on Bavan.
         """
         number = self.trick_number
-        if kind not in DECLARATION_KINDS or seat not in range(SEATS):
+        if kind not in DECLARATION_KINDS or seat not in SEATS:
             raise IllegalPlayError(
                 f"before trick {number}: {kind!r} by seat {seat!r} is not a declaration; "
                 "kinds are sar and trop, seats 0..3 (KORT_RULES §9)"
@@ -420,20 +425,20 @@ class RoundState:
         taken = self._taken
         taken[team] += 1
         if self._bavan_team != NO_TEAM:
-            self._over = team != self._bavan_team or taken[team] == ALL_TRICKS
+            self._over = team != self._bavan_team or taken[team] == TRICKS_IN_ROUND
         elif taken[team] == TRICKS_TO_WIN:
             self._over = taken[team ^ 1] > 0
             self._awaiting = not self._over
 
     def _lead_under_bar(self, bit: int, hand: int, card: Card) -> None:
         """Refuse a barred trump lead, or lift the bar on a lead of another suit (§3)."""
-        if not bit & self._trump_mask:
-            self._barred_team = NO_TEAM
-        elif hand & ~self._trump_mask:
+        if not bit & lead_mask(hand, self._trump_mask, barred=True):
             raise IllegalPlayError(
                 f"trick {self.trick_number}: seat {self._to_play} led {CARD_NAMES[card]}: "
                 "trump lead barred after a completed Trop (KORT_RULES §3)"
             )
+        if not bit & self._trump_mask:
+            self._barred_team = NO_TEAM
 
     def _check_declaration_time(self, seat: int, number: int) -> None:
         """Refuse a declaration outside the time between two tricks of a live round."""

@@ -24,17 +24,15 @@ from typing import Any
 
 from matches.kort.cards import CARD_BITS, CARD_BY_NAME, InvalidSuitError, not_a_card, parse_suit
 from matches.kort.engine import (
-    ALL_TRICKS,
     BAVAN_DECISIONS,
     DECLARATION_KINDS,
-    TRICKS_TO_WIN,
     Declaration,
     DeclarationKind,
     IllegalPlayError,
     InvalidDealError,
     RoundState,
 )
-from matches.kort.rules import BavanDecision, RoundResult
+from matches.kort.rules import TRICKS_IN_ROUND, TRICKS_TO_WIN, BavanDecision, RoundResult
 
 _FIELDS = frozenset({"trump_suit", "hands", "tricks", "declarations"})
 _DECLARATION_FIELDS = frozenset({"seat", "kind", "before_trick"})
@@ -335,7 +333,10 @@ def _stopped_early(state: RoundState) -> str:
     a, b = state.tricks_won
     played = len(state.trick_winners)
     if state.bavan == BavanDecision.GO:
-        rule = f"a Bavan goes on until {ALL_TRICKS}:0 or the opponents' first trick (KORT_RULES §3)"
+        rule = (
+            f"a Bavan goes on until {TRICKS_IN_ROUND}:0 or the opponents' first trick "
+            "(KORT_RULES §3)"
+        )
     else:
         rule = "play goes on until a team has 7 tricks (KORT_RULES §1)"
     return f"the record stops after trick {played} at {a}:{b} (A:B), before the end: {rule}"

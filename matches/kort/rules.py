@@ -25,15 +25,19 @@ HANDS_SHOWN_MS = 15_000
 
 
 class Team(StrEnum):
+    """The two partnerships: A (seats 0 and 2) and B (seats 1 and 3) (KORT_RULES §1)."""
+
     A = "A"
     B = "B"
 
     @property
     def other(self) -> Team:
+        """The opposing team."""
         return Team.B if self is Team.A else Team.A
 
     @property
     def seats(self) -> tuple[int, int]:
+        """The team's two seats, lower first."""
         return (0, 2) if self is Team.A else (1, 3)
 
 
@@ -43,6 +47,8 @@ def team_of(seat: int) -> Team:
 
 
 class Mode(StrEnum):
+    """Ranked matches play to 3 wins and carry cups; room matches play to 7 (§1, §7)."""
+
     RANKED = "ranked"
     ROOM = "room"
 
@@ -52,6 +58,8 @@ TARGET_WINS = {Mode.RANKED: 3, Mode.ROOM: 7}
 
 
 class Outcome(StrEnum):
+    """What a finished round counts as (KORT_RULES §2 table)."""
+
     WIN = "win"
     KORT = "kort"
     AT_KORT = "at_kort"
@@ -71,11 +79,15 @@ SHUTOUT_OUTCOMES = (
 
 
 class BavanDecision(StrEnum):
+    """The decision at 7:0: go for Bavan or stop with the Kort / At-kort (KORT_RULES §2, §4)."""
+
     GO = "go"
     STOP = "stop"
 
 
 class Vote(StrEnum):
+    """One voter's choice in the Bavan vote (KORT_RULES §4)."""
+
     BAVAN = "bavan"
     STOP = "stop"
 
@@ -105,6 +117,7 @@ class RoundResult:
 
     @property
     def bavan_called(self) -> bool:
+        """Whether the 7:0 team went for Bavan, made or failed (KORT_RULES §8)."""
         return self.outcome in (Outcome.BAVAN, Outcome.AT_BAVAN, Outcome.BAVAN_FAILED)
 
 

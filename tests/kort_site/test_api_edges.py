@@ -3,7 +3,7 @@
 import pytest
 
 from ranking.models import Player
-from tests.helpers import MATCHES, ids_of, match_start, round_body
+from tests.api_steps import MATCHES, ids_of, match_start, round_body
 
 HUGE = 2**63
 

@@ -8,7 +8,7 @@ import pytest
 
 from ranking.models import Player
 from ranking.services import player_create, player_token
-from tests.helpers import MATCHES, ids_of, match_start, round_body, rounds_report, stored_counts
+from tests.api_steps import MATCHES, ids_of, match_start, round_body, rounds_report, stored_counts
 
 
 def assert_rejected(response, counts_before, field, phrase, status=400):

@@ -8,7 +8,7 @@ import pytest
 from rest_framework_api_key.models import APIKey
 
 from matches.models import Match
-from tests.helpers import (
+from tests.api_steps import (
     MATCHES,
     ids_of,
     match_read,

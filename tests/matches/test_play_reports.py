@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from tests.helpers import (
+from tests.api_steps import (
     MATCHES,
     ids_of,
     match_read,

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from matches.models import Round
-from tests.helpers import ids_of, match_start, round_body, rounds_report
+from tests.api_steps import ids_of, match_start, round_body, rounds_report
 from tests.matches.kort import golden_rounds as golden
 from tests.matches.play_records import played
 

@@ -3,7 +3,7 @@ votes (KORT_RULES §4), round ``number`` semantics and rounds after the match en
 
 import pytest
 
-from tests.helpers import (
+from tests.api_steps import (
     MATCHES,
     ids_of,
     match_read,

@@ -12,7 +12,7 @@ from ranking.models import CupChange, Player
 from ranking.services import match_finalize
 from ranking.tasks import finalize_match
 from stats.models import PlayerStats
-from tests.helpers import ids_of, match_play, match_read, round_body, team_cups
+from tests.api_steps import ids_of, match_play, match_read, round_body, team_cups
 
 
 def ladder_state(player_ids) -> dict:

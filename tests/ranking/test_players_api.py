@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from matches.models import Match
 from ranking.models import Player
-from tests.helpers import MATCHES, ids_of, match_play, match_start, player_read, round_body
+from tests.api_steps import MATCHES, ids_of, match_play, match_start, player_read, round_body
 
 PLAYERS = "/api/v1/players/"
 

@@ -5,7 +5,7 @@ own view with a token."""
 import pytest
 
 from ranking.models import CupChange
-from tests.helpers import ids_of, match_play, match_read, player_read, round_body
+from tests.api_steps import ids_of, match_play, match_read, player_read, round_body
 
 OUTCOMES = ("kort", "at_kort", "bavan", "at_bavan", "bavan_failed")
 

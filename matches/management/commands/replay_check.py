@@ -15,10 +15,14 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
-        rounds = recorded_rounds()
-        total = rounds.count()
+        recorded = recorded_rounds()
+        total = recorded.count()
         differing = 0
-        for round_ in tqdm(rounds.iterator(), total=total, unit="round", desc="replaying"):
+        # disable=None: a bar on a terminal, nothing when the output is piped or captured.
+        rounds = tqdm(
+            recorded.iterator(), total=total, unit="round", desc="replaying", disable=None
+        )
+        for round_ in rounds:
             differences = replay_differences(round_)
             if differences:
                 differing += 1
