@@ -6,6 +6,7 @@ finalization task runs as it does in production (in-process unless a test asks f
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 from rest_framework_api_key.models import APIKey
 
@@ -13,6 +14,11 @@ from kort_site.celery import app as celery_app
 from ranking.services import player_create
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# Property tests judge rules, not speed: no per-example deadline (a busy machine is no bug),
+# and in CI a fixed sequence of examples, so a run can be repeated exactly.
+hypothesis_settings.register_profile("kort", deadline=None, derandomize=IN_CI, print_blob=True)
+hypothesis_settings.load_profile("kort")
 
 
 SERVICES = {
