@@ -2,6 +2,7 @@
 players. ``request.auth`` is the service key (an ``APIKey``) or the player's token."""
 
 from django.contrib.auth.models import AnonymousUser
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions, permissions
 from rest_framework.authentication import BaseAuthentication, TokenAuthentication
 from rest_framework_api_key.models import APIKey
@@ -52,3 +53,18 @@ class IsPlayer(permissions.BasePermission):
 
     def has_permission(self, request, view):
         return request.user.is_authenticated and hasattr(request.user, "player")
+
+
+class ServiceKeyScheme(OpenApiAuthenticationExtension):
+    """The service key in the OpenAPI schema (drf-spectacular finds it by subclassing)."""
+
+    target_class = ServiceKeyAuthentication
+    name = "ServiceKey"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "A game server's key: `Api-Key <key>`",
+        }

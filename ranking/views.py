@@ -70,6 +70,7 @@ class AroundQuery(serializers.Serializer):
 class LeaderboardAroundView(generics.GenericAPIView):
     """A player's leaderboard row with up to ``radius`` rows above and below."""
 
+    queryset = Player.objects.all()
     serializer_class = LeaderboardRowSerializer
 
     @extend_schema(
