@@ -117,29 +117,30 @@ def vote_cast(
         BavanVote.DoesNotExist: the round has no live vote.
         PermissionDenied: the player is not one of the two voters (or left the match).
         Conflict: a second vote by the seat, a vote after the resolution, or one past the
-            deadline (a vote still open past its deadline is resolved first, then refused).
+            deadline. What is due first (bot votes, the deadline) is settled before the vote
+            is judged (:func:`vote_settle`).
     """
     now = now or timezone.now()
-    late = False
+    vote_settle(
+        BavanVote.objects.filter(round__match_id=match_id, round__number=number).first(), now=now
+    )
     with transaction.atomic():
         vote = _vote_locked(round__match_id=match_id, round__number=number)
         if vote is None:
             raise BavanVote.DoesNotExist(f"round {number} of match {match_id} has no live vote")
         seat = _voter_seat_of(vote, player)
-        if vote.status == VoteStatus.OPEN and now > vote.deadline:
-            late = _vote_expire(vote)
-        else:
-            _check_can_vote(vote, seat)
-            _seat_vote_add(vote, seat, choice, now, by_bot=False)
-    if late:
-        raise Conflict(
-            {
-                "vote": [
-                    f"the vote closed at {vote.deadline.isoformat()} and resolved as "
-                    f"'{vote.status}'; a vote after the deadline is not counted (KORT_RULES §4)"
-                ]
-            }
-        )
+        if now > vote.deadline:
+            raise Conflict(
+                {
+                    "vote": [
+                        f"the vote closed at {vote.deadline.isoformat()} and resolved as "
+                        f"'{vote.status}'; a vote after the deadline is not counted "
+                        "(KORT_RULES §4)"
+                    ]
+                }
+            )
+        _check_can_vote(vote, seat)
+        _seat_vote_add(vote, seat, choice, now, by_bot=False)
     return vote
 
 
@@ -289,7 +290,8 @@ def vote_settle(vote: BavanVote | None, *, now: datetime | None = None) -> None:
     now = now or timezone.now()
     if now >= vote.opened_at + BOT_VOTE_DELAY:
         bot_votes_cast(vote.pk, now=min(now, vote.deadline))
-    vote_expire(vote.pk, now=now)
+    if now > vote.deadline:  # a vote at exactly the deadline is still in time (§4)
+        vote_expire(vote.pk, now=now)
     vote.refresh_from_db()
 
 

@@ -52,3 +52,18 @@ def test_the_next_round_is_taken_once_a_silent_vote_has_expired(clock, seat_tabl
     assert reported.status_code == 201, reported.data
     rounds = table.match()["rounds"]
     assert [r["outcome"] for r in rounds] == ["kort", "win"]
+
+
+def test_a_late_vote_counts_the_bot_vote_that_was_due_first(clock, seat_table):
+    # Seat 2 is a bot beside a silent human: its bavan (due at 2 s) and silence go (§4), even
+    # when nothing ran the timed tasks before the human's late vote arrives.
+    table = seat_table(bots=(2,))
+    table.open_vote()
+    clock.move_to(at(35))
+
+    late = table.vote(0, "stop")
+
+    assert late.status_code == 409, late.data
+    assert "resolved as 'go'" in late.data["vote"][0]
+    state = table.state()
+    assert (state["status"], state["votes"]["2"]["vote"]) == ("go", "bavan")
