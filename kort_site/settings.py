@@ -123,7 +123,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "kort_site.errors.exception_handler",
+    "EXCEPTION_HANDLER": "kort_site.api_errors.exception_handler",
     "DEFAULT_PARSER_CLASSES": [
         "kort_site.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",

@@ -2,7 +2,7 @@
 
 Serializers check types only; the rules of a deal (BELOTE_SCORING §1) are checked when the
 scorer's :class:`~matches.belote.Deal` is built, and its ``InvalidDealError`` becomes a 400 naming
-the field (``kort_site.errors``).
+the field (``kort_site.api_errors``).
 
 Decisions where the contract is silent
 --------------------------------------

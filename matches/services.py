@@ -13,9 +13,8 @@ from collections.abc import Mapping, Sequence
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from rest_framework.exceptions import ValidationError
 
-from kort_site.errors import Conflict
+from domain.errors import Conflict, DomainError, RuleError
 from matches.kort.rules import (
     TARGET_WINS,
     TRICKS_TO_WIN,
@@ -53,7 +52,7 @@ def match_create(
     ranked matches, False for room matches. Returns ``(match, created)``.
 
     Raises:
-        ValidationError: unknown, banned or repeated players (field ``seats``); a round whose
+        RuleError: unknown, banned or repeated players (field ``seats``); a round whose
             ``number`` skips ahead (field ``rounds[i].number``).
         InvalidRoundError: a round the rules or its record refuse (field
             ``rounds[i].<field>``, as for :func:`round_report`).
@@ -115,11 +114,11 @@ def _require_play(mode: Mode, require_play: bool | None) -> bool:
 
 def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
     if len(seat_ids) != 4:
-        raise ValidationError({"seats": [f"a match has exactly 4 seats; got {len(seat_ids)}"]})
+        raise RuleError("seats", f"a match has exactly 4 seats; got {len(seat_ids)}")
     repeated = sorted({pid for pid in seat_ids if seat_ids.count(pid) > 1})
     if repeated:
-        raise ValidationError(
-            {"seats": [f"a player may sit only once; player {repeated[0]} is seated twice"]}
+        raise RuleError(
+            "seats", f"a player may sit only once; player {repeated[0]} is seated twice"
         )
     found = Player.objects.in_bulk(seat_ids)
     errors = []
@@ -130,7 +129,7 @@ def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
         elif player.is_banned:
             errors.append(f"player {pid} is banned and cannot join new matches")
     if errors:
-        raise ValidationError({"seats": errors})
+        raise RuleError("seats", *errors)
     return [found[pid] for pid in seat_ids]
 
 
@@ -148,7 +147,7 @@ def round_report(*, match_id: int, report: Mapping) -> tuple[Round, bool]:
         InvalidRoundError: the report breaks a rule (§2 outcome, §4 votes, §5 trump caller), its
             summary disagrees with its record, or the match requires a record (field ``play``).
         InvalidRecordError: the record is malformed or illegal (§1, §3; field ``play...``).
-        ValidationError: ``number`` skips ahead.
+        RuleError: ``number`` skips ahead.
         Conflict: ``number`` names a stored round with a different body, the match has ended,
             or a round of the match is still open (voting or going for Bavan). An open vote is
             settled first (``matches.votes.vote_settle``).
@@ -168,14 +167,18 @@ def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
     if number is not None and number < expected:
         stored = match.rounds.get(number=number)
         if (stored.report, _reported_play(stored)) != (body, play):
-            raise Conflict({"number": [f"round {number} is already stored with another report"]})
+            raise Conflict(
+                "number",
+                f"round {number} is already stored with another report",
+            )
         return stored, False
     if match.status != MatchStatus.IN_PROGRESS:
         raise Conflict(
-            {"match": [f"the match ended after round {expected - 1}; no more rounds (§1)"]}
+            "match",
+            f"the match ended after round {expected - 1}; no more rounds (§1)",
         )
     if number is not None and number > expected:
-        raise ValidationError({"number": [f"the next round is number {expected}; got {number}"]})
+        raise RuleError("number", f"the next round is number {expected}; got {number}")
     _check_no_open_round(match)
     if report["trump_seat"] != match.next_trump_seat:
         raise InvalidRoundError(
@@ -214,12 +217,9 @@ def _check_no_open_round(match: Match) -> None:
     open_round = match.rounds.exclude(status=RoundStatus.FINISHED).first()
     if open_round is not None:
         raise Conflict(
-            {
-                "round": [
-                    f"round {open_round.number} is still open ({open_round.status}); it must "
-                    "finish before the next round (KORT_RULES §4)"
-                ]
-            }
+            "round",
+            f"round {open_round.number} is still open ({open_round.status}); it must "
+            "finish before the next round (KORT_RULES §4)",
         )
 
 
@@ -294,7 +294,7 @@ def _bavan_decision(tricks, bavan, votes) -> BavanDecision | None:
 
 
 class _errors_under:
-    """Re-raise rule and validation errors of one round under ``prefix`` (``rounds[2]``)."""
+    """Re-raise the domain errors of one round under ``prefix`` (``rounds[2]``)."""
 
     def __init__(self, prefix: str):
         self.prefix = prefix
@@ -303,9 +303,6 @@ class _errors_under:
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        if isinstance(exc, ValueError) and hasattr(exc, "field"):
-            raise InvalidRoundError(f"{self.prefix}.{exc.field}", str(exc)) from exc
-        if isinstance(exc, ValidationError | Conflict) and isinstance(exc.detail, dict):
-            detail = {f"{self.prefix}.{key}": value for key, value in exc.detail.items()}
-            raise type(exc)(detail) from exc
+        if isinstance(exc, DomainError):
+            raise exc.under(self.prefix) from exc
         return False

@@ -23,9 +23,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from rest_framework.exceptions import PermissionDenied
 
-from kort_site.errors import Conflict
+from domain.errors import Conflict, Forbidden
 from matches import tasks
 from matches.kort.bavan_search import bavan_guaranteed, position_at_vote
 from matches.kort.rules import (
@@ -115,7 +114,7 @@ def vote_cast(
 
     Raises:
         BavanVote.DoesNotExist: the round has no live vote.
-        PermissionDenied: the player is not one of the two voters (or left the match).
+        Forbidden: the player is not one of the two voters (or left the match).
         Conflict: a second vote by the seat, a vote after the resolution, or one past the
             deadline. What is due first (bot votes, the deadline) is settled before the vote
             is judged (:func:`vote_settle`).
@@ -131,13 +130,10 @@ def vote_cast(
         seat = _voter_seat_of(vote, player)
         if now > vote.deadline:
             raise Conflict(
-                {
-                    "vote": [
-                        f"the vote closed at {vote.deadline.isoformat()} and resolved as "
-                        f"'{vote.status}'; a vote after the deadline is not counted "
-                        "(KORT_RULES §4)"
-                    ]
-                }
+                "vote",
+                f"the vote closed at {vote.deadline.isoformat()} and resolved as "
+                f"'{vote.status}'; a vote after the deadline is not counted "
+                "(KORT_RULES §4)",
             )
         _check_can_vote(vote, seat)
         _seat_vote_add(vote, seat, choice, now, by_bot=False)
@@ -163,30 +159,25 @@ def _voter_seat_of(vote: BavanVote, player: Player) -> int:
     team = Team(vote.team)
     seat = Seat.objects.filter(match_id=vote.round.match_id, player=player).first()
     if seat is None or seat.seat not in team.seats:
-        raise PermissionDenied(
+        raise Forbidden(
             f"only the players of seats {team.seats[0]} and {team.seats[1]} (team {team}, "
             "at 7:0) vote on the Bavan (KORT_RULES §4)"
         )
     if seat.left_at is not None:
-        raise PermissionDenied(
-            f"seat {seat.seat} left the match; a bot votes for it (KORT_RULES §4)"
-        )
+        raise Forbidden(f"seat {seat.seat} left the match; a bot votes for it (KORT_RULES §4)")
     return seat.seat
 
 
 def _check_can_vote(vote: BavanVote, seat: int) -> None:
     if vote.status != VoteStatus.OPEN:
         raise Conflict(
-            {
-                "vote": [
-                    f"the vote was resolved as '{vote.status}' at "
-                    f"{vote.resolved_at.isoformat()}; no more votes (KORT_RULES §4)"
-                ]
-            }
+            "vote",
+            f"the vote was resolved as '{vote.status}' at "
+            f"{vote.resolved_at.isoformat()}; no more votes (KORT_RULES §4)",
         )
     if vote.seat_votes.filter(seat=seat).exists():
         raise Conflict(
-            {"vote": [f"seat {seat} already voted; a vote cannot be changed (KORT_RULES §4)"]}
+            "vote", f"seat {seat} already voted; a vote cannot be changed (KORT_RULES §4)"
         )
 
 
@@ -347,7 +338,7 @@ def seat_leave(*, match_id: int, seat: int, now: datetime | None = None) -> Seat
     with transaction.atomic():
         left = Seat.objects.select_related("match").get(match_id=match_id, seat=seat)
         if left.match.status != MatchStatus.IN_PROGRESS:
-            raise Conflict({"match": ["the match is over; nobody leaves it any more"]})
+            raise Conflict("match", "the match is over; nobody leaves it any more")
         if left.left_at is not None:
             return left
         left.left_at = now
@@ -443,7 +434,7 @@ def _check_awaits_finish(round_: Round, vote: BavanVote | None) -> None:
         problem = f"is already finished as '{round_.outcome}' with {_score(round_.tricks)}"
     else:
         return
-    raise Conflict({"round": [f"round {round_.number} {problem} (KORT_RULES §4)"]})
+    raise Conflict("round", f"round {round_.number} {problem} (KORT_RULES §4)")
 
 
 def _check_bavan_tricks(team: Team, tricks: Mapping[str, int]) -> None:

@@ -13,8 +13,8 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import ValidationError
 
+from domain.errors import RuleError
 from matches.kort.rules import Team, match_cups, match_stats
 from matches.models import Match, MatchStatus
 from ranking.models import CupChange, Player
@@ -22,10 +22,11 @@ from stats.models import PlayerStats
 from stats.services import stats_add
 
 
-class BotLoginError(ValueError):
+class BotLoginError(RuleError):
     """Bots cannot log in, so they get no player token."""
 
-    field = "player"
+    def __init__(self, message: str) -> None:
+        super().__init__("player", message)
 
 
 def player_create(*, username: str, display_name: str = "", is_bot: bool = False) -> Player:
@@ -33,11 +34,11 @@ def player_create(*, username: str, display_name: str = "", is_bot: bool = False
     password, reached through player tokens).
 
     Raises:
-        ValidationError: the username is taken, ignoring case (field ``username``).
+        RuleError: the username is taken, ignoring case (field ``username``).
     """
     if Player.objects.filter(username__iexact=username).exists():
-        raise ValidationError(
-            {"username": [f"a player named {username!r} exists already (names ignore case)"]}
+        raise RuleError(
+            "username", f"a player named {username!r} exists already (names ignore case)"
         )
     with transaction.atomic():
         user = None
@@ -54,12 +55,12 @@ def _login_create(username: str):
     """The login user of a human player (no password: players act through tokens).
 
     Raises:
-        ValidationError: a login with that name exists already (field ``username``).
+        RuleError: a login with that name exists already (field ``username``).
     """
     login = f"player.{username}"
     users = get_user_model().objects
     if users.filter(username__iexact=login).exists():
-        raise ValidationError({"username": [f"the username {username!r} is already taken"]})
+        raise RuleError("username", f"the username {username!r} is already taken")
     user = users.model(username=login)
     user.set_unusable_password()
     user.save()

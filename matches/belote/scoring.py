@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from domain.errors import RuleError
+
 T = TypeVar("T")
 
 SUITS = ("S", "H", "D", "C")
@@ -103,12 +105,8 @@ class PerPair(Generic[T]):
         return self.playing if pair is Pair.PLAYING else self.whisting
 
 
-class InvalidDealError(ValueError):
+class InvalidDealError(RuleError):
     """A deal that breaks a rule of BELOTE_SCORING §1; ``field`` is the wire field concerned."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

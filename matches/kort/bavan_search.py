@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from domain.errors import RuleError
 from matches.kort.cards import (
     CARD_BY_NAME,
     CARDS_PER_SUIT,
@@ -70,12 +71,8 @@ SUIT_KEY_BITS = 2 * CARDS_PER_SUIT + 3
 """Room for one suit in a memo key: a 1 bit, 2 bits per live card, 2 void bits."""
 
 
-class InvalidPositionError(ValueError):
+class InvalidPositionError(RuleError):
     """A position the search refuses; ``field`` names the bad argument (as in the API body)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from functools import reduce
 from operator import or_
 from typing import Any
 
+from domain.errors import RuleError
 from matches.kort.cards import CARD_BITS, CARD_BY_NAME, InvalidSuitError, not_a_card, parse_suit
 from matches.kort.engine import (
     BAVAN_DECISIONS,
@@ -43,17 +44,13 @@ _NOT_ROWS = {
 _ROW_TYPES = (list, tuple)
 
 
-class InvalidRecordError(ValueError):
+class InvalidRecordError(RuleError):
     """A round record the rules refuse; ``field`` is the path of the bad part.
 
     ``field`` is ``"play"`` or a path inside it (``"play.hands"``, ``"play.tricks"``,
     ``"play.trump_suit"``, ``"play.declarations"``), or ``"trump_seat"`` / ``"bavan"`` for the
     arguments of :func:`replay_record`. The message names the trick, seat, card and rule.
     """
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from domain.errors import RuleError
+
 SEATS = (0, 1, 2, 3)
 TRICKS_TO_WIN = 7
 TRICKS_IN_ROUND = 13
@@ -92,13 +94,8 @@ class Vote(StrEnum):
     STOP = "stop"
 
 
-class InvalidRoundError(ValueError):
+class InvalidRoundError(RuleError):
     """A round report breaks a rule. ``field`` is the wire field it concerns."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection
 
-from kort_site.errors import Conflict
+from domain.errors import Conflict
 from matches import votes
 from matches.kort.rules import Vote
 from matches.models import BavanVote, Match, Round
