@@ -3,8 +3,7 @@ larger number is a 404 like any unknown id, never an overflow."""
 
 from django.urls import register_converter
 
-ID_PATTERN = "[0-9]{1,18}"
-"""An id in a path: up to 18 digits (a viewset's ``lookup_value_regex`` uses it too)."""
+from domain.ids import ID_PATTERN
 
 
 class IdConverter:

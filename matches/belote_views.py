@@ -10,7 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from kort_site.converters import ID_PATTERN
+from domain.ids import ID_PATTERN
 from matches import belote_selectors, belote_services
 from matches.belote import score_deal
 from matches.belote_serializers import (

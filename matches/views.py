@@ -8,7 +8,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from kort_site.converters import ID_PATTERN
+from domain.ids import ID_PATTERN
 from matches import selectors, services
 from matches.models import Match, Round
 from matches.serializers import (

@@ -8,7 +8,7 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from kort_site.converters import ID_PATTERN
+from domain.ids import ID_PATTERN
 from ranking import selectors, services
 from ranking.auth import IsServiceKey
 from ranking.models import Player
