@@ -149,7 +149,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "BeloteSheetPairEnum": ["pair_1", "pair_2"],
         "BeloteRoleEnum": ["playing", "whisting"],
-        "TeamEnum": "matches.models.TEAM_CHOICES",
+        "TeamEnum": "matches.fields.TEAM_CHOICES",
     },
 }
 

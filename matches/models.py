@@ -1,8 +1,6 @@
-"""Matches, their seats and rounds, and live Bavan votes (KORT_RULES §1, §2, §4, §5; API.md
-"Matches" and "Live Bavan vote"), and Bazar Belote score sheets (BELOTE_SCORING §5; API.md
-"Bazar Belote")."""
-
-from datetime import timedelta
+"""Matches, their seats and rounds (KORT_RULES §1, §2, §5; API.md "Matches"), and Bazar Belote
+score sheets (BELOTE_SCORING §5; API.md "Bazar Belote"). The live Bavan vote's models are in
+``matches.live_vote.models``; importing them here makes them this app's models."""
 
 from django.db import models
 from django.db.models import Q
@@ -22,9 +20,17 @@ from matches.belote.scoring import (
     Pair,
     PerPair,
 )
-from matches.kort.rules import BavanDecision, Mode, Outcome, RoundResult, Team, Vote, team_of
-
-TEAM_CHOICES = [(t.value, t.value) for t in Team]
+from matches.fields import TEAM_CHOICES, choices_of
+from matches.kort.rules import (
+    BavanDecision,
+    Mode,
+    Outcome,
+    RoundResult,
+    Team,
+    counts_as_bot,
+    team_of,
+)
+from matches.live_vote import models as live_vote_models  # noqa: F401  (registers them)
 
 
 class MatchStatus(models.TextChoices):
@@ -39,7 +45,7 @@ class Match(models.Model):
     completed (a team reached the target) → finalized (cups and statistics applied).
     ``require_play``: every round must be reported with its full record (API.md "play")."""
 
-    mode = models.CharField(max_length=8, choices=[(m.value, m.value) for m in Mode])
+    mode = models.CharField(max_length=8, choices=choices_of(Mode))
     target_wins = models.PositiveSmallIntegerField()
     status = models.CharField(
         max_length=12, choices=MatchStatus.choices, default=MatchStatus.IN_PROGRESS
@@ -122,75 +128,10 @@ class Seat(models.Model):
     def team(self) -> Team:
         return team_of(self.seat)
 
-
-class VoteStatus(models.TextChoices):
-    OPEN = "open"
-    GO = "go"
-    REFUSED = "refused"
-
-
-class BavanVote(models.Model):
-    """The live Bavan vote of a round that reached 7:0 (KORT_RULES §4): ``team`` votes from
-    ``opened_at`` until ``deadline`` (``KORT_BAVAN_VOTE_SECONDS`` later); ``status`` goes from
-    open to go or refused exactly once, stamped ``resolved_at``."""
-
-    # The round's own ``play`` becomes the complete record when a Bavan is finished with one;
-    # ``opening_play`` keeps what the vote was opened with, for the shown hands and resends.
-
-    round = models.OneToOneField("Round", on_delete=models.CASCADE, related_name="bavan_vote")
-    team = models.CharField(max_length=1, choices=TEAM_CHOICES)
-    opened_at = models.DateTimeField()
-    deadline = models.DateTimeField()
-    status = models.CharField(max_length=8, choices=VoteStatus.choices, default=VoteStatus.OPEN)
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    opening_play = models.JSONField(
-        null=True,
-        blank=True,
-        help_text="The record of the first 7 tricks the vote was opened with (the hands shown); "
-        "null for a vote opened in summary form. The round keeps the complete record.",
-    )
-
-    class Meta:
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(status="open", resolved_at__isnull=True)
-                | (~Q(status="open") & Q(resolved_at__isnull=False)),
-                name="resolved_at_iff_vote_resolved",
-            ),
-            models.CheckConstraint(
-                condition=Q(deadline__gt=models.F("opened_at")), name="vote_deadline_after_opening"
-            ),
-        ]
-
-    def __str__(self):
-        return f"Bavan vote of team {self.team} in round {self.round_id}: {self.status}"
-
     @property
-    def length_ms(self) -> int:
-        """The vote's length in milliseconds (30 000 by the rules)."""
-        return (self.deadline - self.opened_at) // timedelta(milliseconds=1)
-
-
-class SeatVote(models.Model):
-    """One seat's vote in a live Bavan vote, as cast at ``at``; ``by_bot`` marks a vote a bot
-    cast for a bot seat or for a player who left (KORT_RULES §4). One per seat: a vote cannot
-    be changed."""
-
-    vote = models.ForeignKey(BavanVote, on_delete=models.CASCADE, related_name="seat_votes")
-    seat = models.PositiveSmallIntegerField()
-    choice = models.CharField(max_length=5, choices=[(v.value, v.value) for v in Vote])
-    at = models.DateTimeField()
-    by_bot = models.BooleanField(default=False)
-
-    class Meta:
-        ordering = ["vote", "at", "seat"]
-        constraints = [
-            models.UniqueConstraint(fields=["vote", "seat"], name="one_vote_per_seat"),
-            models.CheckConstraint(condition=Q(seat__lte=3), name="vote_seat_in_range"),
-        ]
-
-    def __str__(self):
-        return f"seat {self.seat} votes {self.choice} in vote {self.vote_id}"
+    def counts_as_bot(self) -> bool:
+        """Whether a bot plays and votes for this seat (KORT_RULES §4, §9)."""
+        return counts_as_bot(self.player.is_bot, self.left_at is not None)
 
 
 class RoundStatus(models.TextChoices):
@@ -211,16 +152,12 @@ class Round(models.Model):
     trump_seat = models.PositiveSmallIntegerField()
     tricks_a = models.PositiveSmallIntegerField()
     tricks_b = models.PositiveSmallIntegerField()
-    bavan = models.CharField(
-        max_length=4, choices=[(d.value, d.value) for d in BavanDecision], null=True, blank=True
-    )
+    bavan = models.CharField(max_length=4, choices=choices_of(BavanDecision), null=True, blank=True)
     bavan_votes = models.JSONField(default=list, blank=True)
     status = models.CharField(
         max_length=8, choices=RoundStatus.choices, default=RoundStatus.FINISHED
     )
-    outcome = models.CharField(
-        max_length=12, choices=[(o.value, o.value) for o in Outcome], null=True, blank=True
-    )
+    outcome = models.CharField(max_length=12, choices=choices_of(Outcome), null=True, blank=True)
     winner = models.CharField(max_length=1, choices=TEAM_CHOICES, null=True, blank=True)
     wins_awarded = models.PositiveSmallIntegerField(null=True, blank=True)
     shutout_team = models.CharField(max_length=1, choices=TEAM_CHOICES, null=True, blank=True)

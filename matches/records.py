@@ -20,8 +20,8 @@ PLAY_REQUIRED = "this match requires the full record of every round (play)"
 """The refusal of a summary-only round on a match with ``require_play``."""
 
 
-def canonical_play(report: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The report's record in its canonical wire form (``Record.to_wire()``), None without one.
+def canonical_play(play: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The record ``play`` in its canonical wire form (``Record.to_wire()``), None without one.
 
     Canonical means every field present (``declarations`` defaults to ``[]``), so a record is
     stored and compared for resends in one shape.
@@ -29,7 +29,6 @@ def canonical_play(report: Mapping[str, Any]) -> dict[str, Any] | None:
     Raises:
         InvalidRecordError: the record is not shaped like one (field ``play`` or ``play.<part>``).
     """
-    play = report.get("play")
     return None if play is None else Record.from_wire(play).to_wire()
 
 
@@ -78,8 +77,11 @@ class ReplayedReport:
         return None
 
 
-def replay_report(play: Mapping[str, Any], report: Mapping[str, Any]) -> ReplayedReport:
-    """Replay ``play`` with the report's ``trump_seat`` as caller and check its ``tricks``.
+def replay_report(
+    play: Mapping[str, Any], trump_seat: int, tricks: Mapping[Team, int] | None
+) -> ReplayedReport:
+    """Replay ``play`` with ``trump_seat`` as caller and check the reported ``tricks`` (None:
+    not reported) against it.
 
     The record is replayed with no decision, so the tricks it shows are the record's own; the
     decision is checked afterwards by :meth:`ReplayedReport.decision`.
@@ -87,19 +89,18 @@ def replay_report(play: Mapping[str, Any], report: Mapping[str, Any]) -> Replaye
     Raises:
         InvalidRecordError: an illegal or malformed record (field ``play`` or ``play.<part>``;
             the message names the trick, seat, card and rule).
-        InvalidRoundError: the report's ``tricks`` differ from the record's (field ``tricks``).
+        InvalidRoundError: the reported ``tricks`` differ from the record's (field ``tricks``).
     """
-    replay = replay_record(play, report["trump_seat"])
+    replay = replay_record(play, trump_seat)
     a, b = replay.tricks
-    tricks = {Team.A: a, Team.B: b}
-    given = report.get("tricks")
-    if given is not None and {Team(team): n for team, n in given.items()} != tricks:
+    replayed = {Team.A: a, Team.B: b}
+    if tricks is not None and dict(tricks) != replayed:
         raise InvalidRoundError(
             "tricks",
             f"the record gives {a}:{b} (A:B) but the report says "
-            f"{given[Team.A]}:{given[Team.B]} (KORT_RULES §1)",
+            f"{tricks[Team.A]}:{tricks[Team.B]} (KORT_RULES §1)",
         )
-    return ReplayedReport(tricks, replay)
+    return ReplayedReport(replayed, replay)
 
 
 def hands_at_vote(play: Mapping[str, Any] | None, trump_seat: int) -> dict[int, list[str]] | None:

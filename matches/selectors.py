@@ -4,7 +4,7 @@ round records against their replay (KORT_RULES §1-§4)."""
 from django.db.models import Prefetch, Q, QuerySet
 
 from matches.kort.replay import InvalidRecordError, replay_record
-from matches.models import BavanVote, Match, MatchStatus, Round, RoundStatus, Seat
+from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 
 
 def matches_with_details() -> QuerySet[Match]:
@@ -26,12 +26,6 @@ def player_result_q(player_id: int, result: str) -> Q:
     on_team_a = Q(pk__in=Seat.objects.filter(player_id=player_id, seat__in=(0, 2)).values("match"))
     won = (on_team_a & Q(winner="A")) | (~on_team_a & Q(winner="B"))
     return ~Q(status=MatchStatus.IN_PROGRESS) & (won if result == "won" else ~won)
-
-
-def bavan_vote(**lookup) -> BavanVote | None:
-    """The live Bavan vote found by ``lookup`` (``round=``, or ``round__match_id=`` and
-    ``round__number=``) with its votes, or None."""
-    return BavanVote.objects.prefetch_related("seat_votes").filter(**lookup).first()
 
 
 def recorded_rounds() -> QuerySet[Round]:

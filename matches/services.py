@@ -3,18 +3,19 @@
 Every write runs in one transaction: a rejected report writes nothing. A round report locks its
 match row, so concurrent reports of one match are applied one at a time. A finished round moves
 its match on through ``matches.rounds.round_finish``; a 7:0 reported with ``"bavan": "vote"``
-opens a live vote instead (``matches.votes``), and the match takes no other round until that
-round is finished.
+opens a live vote instead (``matches.live_vote``), and the match takes no other round until
+that round is finished. Reports arrive as typed :class:`~matches.reports.RoundReport` values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from domain.errors import Conflict, DomainError, RuleError
+from domain.errors import Conflict, DomainError, NotFound, RuleError
 from matches.kort.rules import (
     TARGET_WINS,
     TRICKS_TO_WIN,
@@ -23,13 +24,14 @@ from matches.kort.rules import (
     InvalidRoundError,
     Mode,
     Team,
-    Vote,
     resolve_votes,
 )
-from matches.models import BavanVote, Match, MatchStatus, Round, RoundStatus, Seat, VoteStatus
+from matches.live_vote.models import BavanVote, VoteStatus
+from matches.live_vote.services import vote_open, vote_settle
+from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import PLAY_REQUIRED, ReplayedReport, canonical_play, replay_report
+from matches.reports import TRICKS_REQUIRED, RoundReport
 from matches.rounds import round_finish
-from matches.votes import LIVE_VOTE, vote_open, vote_settle
 from ranking.models import Player
 
 
@@ -41,7 +43,7 @@ def match_create(
     first_trump_seat: int,
     external_id: str | None = None,
     client_version: str = "",
-    rounds: Sequence[Mapping] = (),
+    rounds: Sequence[RoundReport] = (),
     require_play: bool | None = None,
 ) -> tuple[Match, bool]:
     """Create a match, or return the one this service key already created with ``external_id``.
@@ -133,37 +135,36 @@ def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
     return [found[pid] for pid in seat_ids]
 
 
-def round_report(*, match_id: int, report: Mapping) -> tuple[Round, bool]:
-    """Report the next round of a match (API.md "Matches").
-
-    ``report`` holds ``trump_seat``, ``tricks`` (``{"A": n, "B": m}``), optionally ``bavan``
-    (``go``/``stop``, or ``vote`` to open a live vote at 7:0), ``bavan_votes``
-    (``[{"seat", "vote", "at_ms"}]``), ``play`` (the full record, see :mod:`matches.records`;
-    ``tricks`` may then be omitted) and ``number``. Returns ``(round, created)``: a resend of a
-    stored round with the same body and record returns it unchanged with ``created`` False.
+def round_report(*, match_id: int, report: RoundReport) -> tuple[Round, bool]:
+    """Report the next round of a match (API.md "Matches"): a summary, a full record
+    (``report.play``, see :mod:`matches.records`), or both; a 7:0 with ``report.live_vote``
+    opens a live vote. Returns ``(round, created)``: a resend of a stored round with the same
+    body and record returns it unchanged with ``created`` False.
 
     Raises:
-        Match.DoesNotExist: no such match.
+        NotFound: no such match.
         InvalidRoundError: the report breaks a rule (§2 outcome, §4 votes, §5 trump caller), its
             summary disagrees with its record, or the match requires a record (field ``play``).
         InvalidRecordError: the record is malformed or illegal (§1, §3; field ``play...``).
         RuleError: ``number`` skips ahead.
         Conflict: ``number`` names a stored round with a different body, the match has ended,
             or a round of the match is still open (voting or going for Bavan). An open vote is
-            settled first (``matches.votes.vote_settle``).
+            settled first (``matches.live_vote.services.vote_settle``).
     """
     open_vote = BavanVote.objects.filter(round__match_id=match_id, status=VoteStatus.OPEN)
     vote_settle(open_vote.first())
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise NotFound("no such match")
         return _round_add(match, report)
 
 
-def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
+def _round_add(match: Match, report: RoundReport) -> tuple[Round, bool]:
     expected = match.rounds.count() + 1
-    number = report.get("number")
-    body = _canonical(report)
-    play = canonical_play(report)
+    number = report.number
+    body = report.body()
+    play = canonical_play(report.play)
     if number is not None and number < expected:
         stored = match.rounds.get(number=number)
         if (stored.report, _reported_play(stored)) != (body, play):
@@ -180,31 +181,37 @@ def _round_add(match: Match, report: Mapping) -> tuple[Round, bool]:
     if number is not None and number > expected:
         raise RuleError("number", f"the next round is number {expected}; got {number}")
     _check_no_open_round(match)
-    if report["trump_seat"] != match.next_trump_seat:
+    if report.trump_seat != match.next_trump_seat:
         raise InvalidRoundError(
             "trump_seat",
             f"the trump caller of round {expected} is seat {match.next_trump_seat} "
-            f"(KORT_RULES §5); got seat {report['trump_seat']}",
+            f"(KORT_RULES §5); got seat {report.trump_seat}",
         )
     tricks, replayed = _round_tricks(match, report, play)
     stored = Round(
         match=match,
         number=expected,
-        trump_seat=report["trump_seat"],
+        trump_seat=report.trump_seat,
         tricks_a=tricks[Team.A],
         tricks_b=tricks[Team.B],
-        bavan_votes=list(report.get("bavan_votes") or []),
+        bavan_votes=report.votes_wire(),
         report=body,
         play=play,
     )
-    if report.get("bavan") == LIVE_VOTE:
-        vote_open(stored, reported_votes=report.get("bavan_votes"))
+    if report.live_vote:
+        if report.votes:
+            raise InvalidRoundError(
+                "bavan_votes",
+                "a live vote ('bavan': 'vote') collects its votes itself; report either the "
+                "votes or the live vote (KORT_RULES §4)",
+            )
+        vote_open(stored)
     else:
         round_finish(match, stored, _round_decision(report, tricks, replayed))
     return stored, True
 
 
-def _reported_play(stored: Round) -> dict | None:
+def _reported_play(stored: Round) -> dict[str, Any] | None:
     """The record ``stored`` was reported with: for a live vote the record it opened with (a
     Bavan finished with its complete record keeps that one in ``play``)."""
     vote = getattr(stored, "bavan_vote", None)
@@ -223,22 +230,9 @@ def _check_no_open_round(match: Match) -> None:
         )
 
 
-def _canonical(report: Mapping) -> dict:
-    """The report's body as stored for resend comparison (JSON types; no ``number``, no field
-    given as null; the record, ``play``, is stored and compared on its own)."""
-    body = {
-        key: value
-        for key, value in report.items()
-        if key not in ("number", "play") and value is not None
-    }
-    if "tricks" in report:
-        body["tricks"] = {str(team): n for team, n in report["tricks"].items()}
-    return body
-
-
 def _round_tricks(
-    match: Match, report: Mapping, play: dict | None
-) -> tuple[dict[Team, int], ReplayedReport | None]:
+    match: Match, report: RoundReport, play: dict[str, Any] | None
+) -> tuple[Mapping[Team, int], ReplayedReport | None]:
     """``(tricks, replayed)``: the final tricks by team, from the summary or, with a record,
     from its replay (KORT_RULES §1, §3; API.md "play"), and the replayed record or None.
 
@@ -250,40 +244,44 @@ def _round_tricks(
     if play is None:
         if match.require_play:
             raise InvalidRoundError("play", PLAY_REQUIRED)
-        return {Team(team): n for team, n in report["tricks"].items()}, None
-    replayed = replay_report(play, report)
+        if report.tricks is None:
+            raise RuleError("tricks", TRICKS_REQUIRED)
+        return report.tricks, None
+    replayed = replay_report(play, report.trump_seat, report.tricks)
     return replayed.tricks, replayed
 
 
-def _round_decision(report: Mapping, tricks, replayed: ReplayedReport | None):
+def _round_decision(
+    report: RoundReport, tricks: Mapping[Team, int], replayed: ReplayedReport | None
+) -> BavanDecision | None:
     """The Bavan decision of a finished round: given or resolved from the votes, and with a
     record, checked against it or implied by it (KORT_RULES §3, §4).
 
     Raises:
         InvalidRoundError: votes §4 rejects, or a decision the record contradicts.
     """
-    given = report.get("bavan")
-    decision = _bavan_decision(tricks, given, report.get("bavan_votes"))
+    decision = _bavan_decision(tricks, report.decision, report.votes)
     if replayed is None:
         return decision
-    return replayed.decision(decision, "bavan" if given else "bavan_votes")
+    return replayed.decision(decision, "bavan" if report.decision else "bavan_votes")
 
 
-def _bavan_decision(tricks, bavan, votes) -> BavanDecision | None:
+def _bavan_decision(
+    tricks: Mapping[Team, int],
+    given: BavanDecision | None,
+    votes: Sequence[CastVote] | None,
+) -> BavanDecision | None:
     """The decision of the report: as given, or resolved from the votes (KORT_RULES §4).
 
     The votes list every vote cast, so an empty list at a shutout is a vote in which both
     stayed silent: refused. Anywhere else an empty list says only that no vote was held.
     """
-    given = BavanDecision(bavan) if bavan else None
     if votes is None or (not votes and min(tricks.values()) > 0):
         return given
-    voting_team = max(tricks, key=tricks.get)
+    voting_team = max(tricks, key=lambda team: tricks[team])
     if min(tricks.values()) > 1 or tricks[voting_team] < TRICKS_TO_WIN:
         raise InvalidRoundError("bavan_votes", "a Bavan vote is held only at 7:0 (KORT_RULES §4)")
-    tally = resolve_votes(
-        voting_team, [CastVote(v["seat"], Vote(v["vote"]), v["at_ms"]) for v in votes]
-    )
+    tally = resolve_votes(voting_team, votes)
     if given is not None and given is not tally.decision:
         raise InvalidRoundError(
             "bavan",

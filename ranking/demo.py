@@ -31,6 +31,7 @@ from matches.kort.rules import (
     round_outcome,
     team_of,
 )
+from matches.reports import RoundReport
 from matches.services import match_create
 from ranking.models import Player
 from ranking.services import player_create
@@ -151,9 +152,12 @@ def demo_ladder_load(seed: int = SEED) -> DemoLadder:
             first_trump_seat=first_trump_seat,
             external_id=f"demo/{number}",
             client_version="demo",
-            rounds=random_match_rounds(
-                rng, mode, first_trump_seat, recorded=mode is Mode.ROOM or number % 4 == 0
-            ),
+            rounds=[
+                RoundReport.from_wire(report)
+                for report in random_match_rounds(
+                    rng, mode, first_trump_seat, recorded=mode is Mode.ROOM or number % 4 == 0
+                )
+            ],
         )
         created += was_created
     players = len(humans) + len(bots)

@@ -12,8 +12,10 @@ Wire notation: rank then suit letter, ``AS``, ``10H``, ``QD``, ``2C``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
+from functools import reduce
+from operator import or_
 
 Card = int
 """A card, 0..51 (``suit * 13 + rank``)."""
@@ -101,7 +103,16 @@ SUIT_BY_LETTER: dict[str, Suit] = {suit.letter: suit for suit in Suit}
 
 
 class InvalidCardError(ValueError):
-    """A string or int that is not a card of the wire notation (KORT_RULES §1)."""
+    """A string or int that is not a card of the wire notation (KORT_RULES §1). From
+    :func:`parse_cards`, ``position`` is the 1-based place of the bad name in its list."""
+
+    def __init__(self, message: str, position: int | None = None) -> None:
+        super().__init__(message)
+        self.position = position
+
+
+class RepeatedCardError(InvalidCardError):
+    """A list of cards that names one card twice (a hand holds each card once)."""
 
 
 class InvalidSuitError(ValueError):
@@ -156,6 +167,27 @@ def card_name(card: Card) -> str:
     if not isinstance(card, int) or not 0 <= card < DECK_SIZE:
         raise InvalidCardError(f"{card!r} is not a card: cards are ints from 0 to 51")
     return CARD_NAMES[card]
+
+
+def parse_cards(names: Sequence[object]) -> int:
+    """Return the mask of the cards written ``names`` in the wire notation: the one place card
+    names become a hand mask.
+
+    Raises:
+        InvalidCardError: a name is not one of the 52 wire names (``position`` says which).
+        RepeatedCardError: a card is listed twice.
+    """
+    try:
+        mask = reduce(or_, [CARD_BITS[name] for name in names], 0)  # type: ignore[index]
+    except (KeyError, TypeError):
+        position, name = next(
+            (i, n) for i, n in enumerate(names, 1) if not isinstance(n, str) or n not in CARD_BITS
+        )
+        raise InvalidCardError(str(not_a_card(name)), position) from None
+    if mask.bit_count() != len(names):
+        twice = next(n for i, n in enumerate(names) if n in names[:i])
+        raise RepeatedCardError(f"{twice} is listed twice")
+    return mask
 
 
 def mask_of(cards: Iterable[Card]) -> int:

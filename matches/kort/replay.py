@@ -18,12 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import reduce
-from operator import or_
 from typing import Any
 
 from domain.errors import RuleError
-from matches.kort.cards import CARD_BITS, CARD_BY_NAME, InvalidSuitError, not_a_card, parse_suit
+from matches.kort.cards import (
+    CARD_BY_NAME,
+    InvalidCardError,
+    InvalidSuitError,
+    RepeatedCardError,
+    not_a_card,
+    parse_cards,
+    parse_suit,
+)
 from matches.kort.engine import (
     BAVAN_DECISIONS,
     DECLARATION_KINDS,
@@ -202,15 +208,12 @@ def _hand_mask(seat: int, names: Any) -> int:
     if type(names) not in _ROW_TYPES:
         raise InvalidRecordError("play.hands", _NOT_ROWS["hands"])
     try:
-        mask = reduce(or_, [CARD_BITS[name] for name in names], 0)
-    except (KeyError, TypeError):
-        position, name = next((i, n) for i, n in enumerate(names, 1) if _card(n) is None)
-        problem = f"seat {seat}, card {position}: {not_a_card(name)}"
+        return parse_cards(names)
+    except RepeatedCardError as error:
+        raise InvalidRecordError("play.hands", f"seat {seat}: {error}") from None
+    except InvalidCardError as error:
+        problem = f"seat {seat}, card {error.position}: {error}"
         raise InvalidRecordError("play.hands", problem) from None
-    if mask.bit_count() != len(names):
-        twice = next(n for i, n in enumerate(names) if n in names[:i])
-        raise InvalidRecordError("play.hands", f"seat {seat}: {twice} is listed twice")
-    return mask
 
 
 def _card(name: Any) -> int | None:

@@ -24,6 +24,8 @@ VOTE_LENGTH_MS = 30_000
 """The Bavan vote lasts 30 s; a vote at exactly 30 000 ms is in time (KORT_RULES §4)."""
 HANDS_SHOWN_MS = 15_000
 """The 7:0 team's hands stay shown at least 15 s after the vote started (KORT_RULES §4)."""
+BOT_VOTE_DELAY_MS = 2_000
+"""Bots vote 2 s after the vote starts (KORT_RULES §4)."""
 
 
 class Team(StrEnum):
@@ -285,7 +287,7 @@ class VoteTally:
                 f"seat {vote.seat} voted after the vote was resolved at {self.resolved_at_ms} ms "
                 "(KORT_RULES §4)",
             )
-        if not 0 <= vote.at_ms <= self.length_ms:
+        if vote.at_ms < 0 or past_deadline(vote.at_ms, self.length_ms):
             raise InvalidRoundError(
                 field,
                 f"seat {vote.seat} voted at {vote.at_ms} ms; votes count from 0 to "
@@ -307,6 +309,30 @@ class VoteTally:
             return self
         decision = BavanDecision.GO if self.votes else BavanDecision.STOP
         return replace(self, decision=decision, resolved_at_ms=self.length_ms)
+
+
+def past_deadline(at_ms: int, length_ms: int = VOTE_LENGTH_MS) -> bool:
+    """Whether ``at_ms`` (milliseconds after the vote opened) is past the vote's deadline: the
+    one boundary of KORT_RULES §4. A vote at exactly ``length_ms`` is in time; the silence rows
+    of the §4 table resolve only once the time is strictly past it."""
+    return at_ms > length_ms
+
+
+def bot_votes_due(at_ms: int) -> bool:
+    """Whether the bots' votes are due ``at_ms`` after the vote opened (2 s, KORT_RULES §4)."""
+    return at_ms >= BOT_VOTE_DELAY_MS
+
+
+def counts_as_bot(is_bot: bool, has_left: bool) -> bool:
+    """A voter seat counts as a bot when its player is a bot or has left the match (KORT_RULES
+    §4; §9: a bot plays and votes for a leaver)."""
+    return is_bot or has_left
+
+
+def bot_vote(partner_is_bot: bool, bavan_guaranteed: bool) -> Vote:
+    """A bot's vote (KORT_RULES §4): ``bavan`` beside a human partner; beside another bot,
+    ``bavan`` only when the Bavan is guaranteed (§6), else ``stop``."""
+    return Vote.BAVAN if not partner_is_bot or bavan_guaranteed else Vote.STOP
 
 
 def resolve_votes(

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from matches.models import BavanVote
+from matches.live_vote.models import BavanVote
 from ranking.services import player_create, player_token
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -4,7 +4,7 @@ a round in summary form never is (its hands are unknown)."""
 
 from unittest import mock
 
-from matches import tasks
+from matches.live_vote import tasks
 from tests.matches.live_vote.conftest import at, iso
 
 
@@ -22,8 +22,8 @@ def test_a_bot_beside_a_human_votes_bavan_at_2_s(clock, seat_table, run_task):
     state = table.state()
     assert state["votes"] == {"2": {"vote": "bavan", "at": iso(at(2)), "bot": True}}
     assert state["status"] == "open"
-    # The human partner stays silent: one bavan and silence go at the deadline (§4).
-    clock.move_to(at(30))
+    # The human partner stays silent: one bavan and silence go once past the deadline (§4).
+    clock.move_to(at(30.001))
     run_task(tasks.expire_bavan_vote, table.vote_id())
     assert table.state()["status"] == "go"
 
@@ -166,7 +166,7 @@ def test_two_bots_vote_bavan_when_the_bavan_is_guaranteed(clock, seat_table, run
     table.open_vote(trump_seat=0)
     clock.move_to(at(2))
 
-    with mock.patch("matches.votes.bavan_guaranteed_for", return_value=True):
+    with mock.patch("matches.live_vote.services.bavan_guaranteed_for", return_value=True):
         assert run_task(tasks.cast_bot_votes, table.vote_id()) == 2
 
     state = table.state()

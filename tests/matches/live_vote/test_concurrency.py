@@ -7,9 +7,10 @@ import pytest
 from django.db import connection
 
 from domain.errors import Conflict
-from matches import votes
 from matches.kort.rules import Vote
-from matches.models import BavanVote, Match, Round
+from matches.live_vote import services as votes
+from matches.live_vote.models import BavanVote
+from matches.models import Match, Round
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

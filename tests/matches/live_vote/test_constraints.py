@@ -4,7 +4,8 @@ outcome and an open one has none, a match has one open round at a time, a seat v
 import pytest
 from django.db import IntegrityError
 
-from matches.models import Round, SeatVote
+from matches.live_vote.models import SeatVote
+from matches.models import Round
 from tests.matches.live_vote.conftest import at
 
 

@@ -1,7 +1,7 @@
 """The deadline task (KORT_RULES §4 table: silence at the deadline). The task runs in-process
 at the moment the tests move the clock to."""
 
-from matches import tasks
+from matches.live_vote import tasks
 from matches.models import Round
 from tests.matches.live_vote.conftest import at, iso
 
@@ -15,11 +15,26 @@ def test_before_the_deadline_the_task_does_nothing(clock, table, run_task):
     assert table.state()["status"] == "open"
 
 
-def test_one_bavan_and_a_silent_partner_go_at_the_deadline(clock, table, run_task):
+def test_at_exactly_the_deadline_the_task_does_nothing_and_a_vote_still_counts(
+    clock, table, run_task
+):
+    table.open_vote()
+    clock.move_to(at(30))
+
+    assert run_task(tasks.expire_bavan_vote, table.vote_id()) is False
+    assert table.state()["status"] == "open"
+    # One boundary everywhere (§4): a vote at exactly 30 000 ms is in time.
+    voted = table.vote(0, "stop")
+
+    assert voted.status_code == 201, voted.data
+    assert (voted.data["status"], voted.data["resolved_at"]) == ("refused", iso(at(30)))
+
+
+def test_one_bavan_and_a_silent_partner_go_once_past_the_deadline(clock, table, run_task):
     table.open_vote()
     clock.move_to(at(4))
     table.vote(2, "bavan")
-    clock.move_to(at(30))
+    clock.move_to(at(30.001))
 
     assert run_task(tasks.expire_bavan_vote, table.vote_id()) is True
 

@@ -3,8 +3,8 @@ at least 15 s after it and until the decision if later; the opponents' never."""
 
 import pytest
 
-from matches import votes
-from matches.models import BavanVote
+from matches.live_vote import selectors as votes
+from matches.live_vote.models import BavanVote
 from tests.matches.live_vote.conftest import T0, at
 
 HANDS = {

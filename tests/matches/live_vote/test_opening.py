@@ -5,8 +5,9 @@ from unittest import mock
 
 import pytest
 
-from matches import tasks
-from matches.models import BavanVote, Round
+from matches.live_vote import tasks
+from matches.live_vote.models import BavanVote
+from matches.models import Round
 from tests.matches.live_vote.conftest import T0, at, iso
 
 
@@ -112,7 +113,7 @@ def test_the_same_number_with_another_body_is_a_409(clock, table):
     assert table.report(0, 0, 7, "vote", number=1).status_code == 409
 
 
-def test_opening_queues_the_deadline_task_at_the_deadline(clock, table, settings):
+def test_opening_queues_the_deadline_task_just_past_the_deadline(clock, table, settings):
     settings.KORT_BAVAN_VOTE_SECONDS = 12
     with (
         mock.patch.object(tasks.expire_bavan_vote, "apply_async") as deadline_task,
@@ -120,7 +121,8 @@ def test_opening_queues_the_deadline_task_at_the_deadline(clock, table, settings
     ):
         table.open_vote()
 
-    deadline_task.assert_called_once_with((table.vote_id(),), eta=at(12))
+    # The first millisecond past the deadline: a vote at the deadline itself counts (§4).
+    deadline_task.assert_called_once_with((table.vote_id(),), eta=at(12.001))
     assert table.state()["deadline"] == iso(at(12))
     # Four humans: no bot votes to cast.
     bot_task.assert_not_called()

@@ -1,6 +1,7 @@
 """Match endpoints (API.md "Matches"): thin views over services and selectors."""
 
 import django_filters
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
@@ -10,14 +11,16 @@ from rest_framework.response import Response
 
 from domain.ids import ID_PATTERN
 from matches import selectors, services
-from matches.models import Match, Round
-from matches.serializers import (
-    BavanVoteSerializer,
+from matches.api.serializers import (
     MatchCreateSerializer,
     MatchSerializer,
     RoundReportedSerializer,
     RoundReportSerializer,
 )
+from matches.live_vote import selectors as vote_selectors
+from matches.live_vote.serializers import BavanVoteSerializer
+from matches.models import Match, Round
+from matches.reports import RoundReport
 from ranking.auth import IsServiceKey
 from ranking.models import Player
 
@@ -81,7 +84,9 @@ class MatchViewSet(
     def create(self, request):
         given = MatchCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        match, created = services.match_create(service_key=request.auth, **given.validated_data)
+        fields = dict(given.validated_data)
+        rounds = [RoundReport.from_wire(report) for report in fields.pop("rounds", ())]
+        match, created = services.match_create(service_key=request.auth, rounds=rounds, **fields)
         body = MatchSerializer(self.get_queryset().get(pk=match.pk)).data
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -91,10 +96,7 @@ class MatchViewSet(
         """Report the next round of the match: its summary, its full record (play), or both."""
         given = RoundReportSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        try:
-            round_, created = services.round_report(match_id=int(pk), report=given.validated_data)
-        except Match.DoesNotExist:
-            raise NotFound("no such match") from None
+        round_, created = services.round_report(match_id=int(pk), report=given.to_report())
         return round_answer(round_, created)
 
 
@@ -103,7 +105,7 @@ def round_answer(round_: Round, created: bool) -> Response:
     resend (API.md "Matches")."""
     round_.refresh_from_db()
     match = selectors.matches_with_details().get(pk=round_.match_id)
-    vote = selectors.bavan_vote(round=round_)
+    vote = vote_selectors.bavan_vote(round=round_)
     body = {
         "number": round_.number,
         "status": round_.status,
@@ -111,7 +113,9 @@ def round_answer(round_: Round, created: bool) -> Response:
         "winner": round_.winner,
         "wins_awarded": round_.wins_awarded,
         "next_trump_seat": match.next_trump_seat,
-        "vote": BavanVoteSerializer(vote).data if vote else None,
+        "vote": None
+        if vote is None
+        else BavanVoteSerializer(vote_selectors.vote_seen(vote, timezone.now())).data,
         "match": MatchSerializer(match).data,
     }
     return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)

@@ -1,6 +1,7 @@
 """Live Bavan vote endpoints (API.md "Live Bavan vote"): read and cast a vote, finish a round
-that went for Bavan, and let a seat's player leave. Thin views over ``matches.votes``."""
+that went for Bavan, and let a seat's player leave. Thin views over the vote's services."""
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
@@ -8,17 +9,17 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches import selectors, votes
+from matches.api.serializers import RoundReportedSerializer
+from matches.api.views import round_answer
 from matches.kort.rules import Vote
-from matches.models import BavanVote, Match, Round, Seat
-from matches.serializers import (
+from matches.live_vote import selectors, services
+from matches.live_vote.models import BavanVote
+from matches.live_vote.serializers import (
     BavanVoteSerializer,
     RoundFinishSerializer,
-    RoundReportedSerializer,
     SeatLeftSerializer,
     VoteCastSerializer,
 )
-from matches.views import round_answer
 from ranking.auth import IsPlayer, IsServiceKey
 
 
@@ -31,24 +32,20 @@ class BavanVoteView(APIView):
     @extend_schema(responses={200: BavanVoteSerializer})
     def get(self, request, match_id: int, number: int):
         """The vote as everyone sees it, its due bot votes and deadline settled first."""
-        votes.vote_settle(_vote_or_404(match_id, number))
-        return Response(BavanVoteSerializer(_vote_or_404(match_id, number)).data)
+        services.vote_settle(_vote_or_404(match_id, number))
+        return Response(_vote_body(match_id, number))
 
     @extend_schema(request=VoteCastSerializer, responses={201: BavanVoteSerializer})
     def post(self, request, match_id: int, number: int):
         given = VoteCastSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        try:
-            votes.vote_cast(
-                match_id=match_id,
-                number=number,
-                player=request.user.player,
-                choice=Vote(given.validated_data["vote"]),
-            )
-        except BavanVote.DoesNotExist:
-            raise NotFound(f"round {number} of match {match_id} has no live vote") from None
-        body = BavanVoteSerializer(_vote_or_404(match_id, number)).data
-        return Response(body, status=status.HTTP_201_CREATED)
+        services.vote_cast(
+            match_id=match_id,
+            number=number,
+            player=request.user.player,
+            choice=Vote(given.validated_data["vote"]),
+        )
+        return Response(_vote_body(match_id, number), status=status.HTTP_201_CREATED)
 
 
 def _vote_or_404(match_id: int, number: int) -> BavanVote:
@@ -56,6 +53,11 @@ def _vote_or_404(match_id: int, number: int) -> BavanVote:
     if vote is None:
         raise NotFound(f"round {number} of match {match_id} has no live vote")
     return vote
+
+
+def _vote_body(match_id: int, number: int) -> dict:
+    vote = selectors.vote_seen(_vote_or_404(match_id, number), timezone.now())
+    return BavanVoteSerializer(vote).data
 
 
 class RoundFinishView(APIView):
@@ -67,12 +69,9 @@ class RoundFinishView(APIView):
     def post(self, request, match_id: int, number: int):
         given = RoundFinishSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        try:
-            round_, created = votes.bavan_finish(
-                match_id=match_id, number=number, **given.validated_data
-            )
-        except (Match.DoesNotExist, Round.DoesNotExist):
-            raise NotFound(f"match {match_id} has no round {number}") from None
+        round_, created = services.bavan_finish(
+            match_id=match_id, number=number, **given.validated_data
+        )
         return round_answer(round_, created)
 
 
@@ -83,8 +82,5 @@ class SeatLeaveView(APIView):
 
     @extend_schema(request=None, responses={200: SeatLeftSerializer})
     def post(self, request, match_id: int, seat: int):
-        try:
-            left = votes.seat_leave(match_id=match_id, seat=seat)
-        except Seat.DoesNotExist:
-            raise NotFound(f"match {match_id} has no seat {seat}") from None
+        left = services.seat_leave(match_id=match_id, seat=seat)
         return Response(SeatLeftSerializer(left).data)

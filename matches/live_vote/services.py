@@ -1,83 +1,73 @@
 """Writes of the live Bavan vote (KORT_RULES §4; API.md "Live Bavan vote").
 
 A round reported at 7:0 with ``"bavan": "vote"`` is stored as ``voting`` and opens a
-:class:`~matches.models.BavanVote`. The two players of the 7:0 team vote ``bavan`` or ``stop``;
-bots, and players who left, vote 2 s after the start. The vote resolves exactly once: a vote
-locks the vote row and the resolution claims it with a conditional ``UPDATE ... WHERE status =
-'open'``. ``go`` leaves the round waiting for its finish (:func:`bavan_finish`); ``refused``
-finishes it at once as a Kort or At-kort through ``matches.rounds.round_finish``.
+:class:`~matches.live_vote.models.BavanVote`. The two players of the 7:0 team vote ``bavan`` or
+``stop``; bots, and players who left, vote 2 s after the start. The vote resolves exactly once:
+a vote locks the vote row and the resolution claims it with a conditional ``UPDATE ... WHERE
+status = 'open'``. ``go`` leaves the round waiting for its finish (:func:`bavan_finish`);
+``refused`` finishes it at once as a Kort or At-kort through ``matches.rounds.round_finish``.
 
-Timed work runs in Celery tasks queued on commit (``matches.tasks``): the deadline and the bot
-votes. A timed task that runs before its time does nothing, and a vote that arrives after the
-deadline resolves a vote the deadline task has not reached yet. Lock order: the vote row, then
-the match row; round reports and finishes lock only the match row.
+Every timing rule is judged in milliseconds after the opening (``BavanVote.ms_at``) by the pure
+predicates of ``matches.kort.rules`` (``past_deadline``, ``bot_votes_due``): a vote at exactly
+30 000 ms counts, and silence resolves only once the time is strictly past it.
 
-Every service takes ``now`` (default: ``timezone.now()``) so tests can inject the time.
+Timed work runs in Celery tasks queued on commit by name (``matches.live_vote.tasks``): the
+deadline and the bot votes. A timed task that runs before its time does nothing, and a vote
+that arrives after the deadline resolves a vote the deadline task has not reached yet. Lock
+order: the vote row, then the match row; round reports and finishes lock only the match row.
+
+Every service takes ``now`` (default: the time once the rows it judges are locked) so tests can
+inject the time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from domain.errors import Conflict, Forbidden
-from matches import tasks
+from domain.errors import Conflict, Forbidden, NotFound, RuleError
 from matches.kort.bavan_search import bavan_guaranteed, position_at_vote
 from matches.kort.rules import (
+    BOT_VOTE_DELAY_MS,
     TRICKS_TO_WIN,
     BavanDecision,
     CastVote,
     InvalidRoundError,
     Team,
     Vote,
-    hands_shown,
+    bot_vote,
+    bot_votes_due,
+    past_deadline,
     resolve_votes,
 )
-from matches.models import (
-    BavanVote,
-    Match,
-    MatchStatus,
-    Round,
-    RoundStatus,
-    Seat,
-    SeatVote,
-    VoteStatus,
-)
+from matches.live_vote.models import BavanVote, SeatVote, VoteStatus
+from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import canonical_play, check_continues, replay_report
 from matches.rounds import round_finish
 from ranking.models import Player
 
-LIVE_VOTE = "vote"
-"""The ``bavan`` value of a round report that opens a live vote at 7:0."""
-BOT_VOTE_DELAY = timedelta(seconds=2)
-"""Bots vote 2 s after the vote starts (KORT_RULES §4)."""
-
-_MS = timedelta(milliseconds=1)
+FINISH_NEEDS_TRICKS = "give the final tricks, the complete record (play), or both"
+EXPIRE_TASK = "matches.expire_bavan_vote"
+BOT_VOTES_TASK = "matches.cast_bot_votes"
 
 
-def vote_open(round_: Round, *, reported_votes=None, now: datetime | None = None) -> BavanVote:
+def vote_open(round_: Round, *, now: datetime | None = None) -> BavanVote:
     """Store ``round_`` (unsaved, final tricks exactly 7:0) as ``voting`` and open its vote for
     the 7:0 team, lasting ``settings.KORT_BAVAN_VOTE_SECONDS`` (30 s by KORT_RULES §4).
 
-    On commit, queues the deadline task at the deadline and, when a voter seat counts as a bot,
-    the bot votes 2 s after the start.
+    On commit, queues the deadline task for the first moment past the deadline and, when a
+    voter seat counts as a bot, the bot votes 2 s after the start.
 
     Raises:
-        InvalidRoundError: ``bavan`` when the tricks are not exactly 7:0; ``bavan_votes`` when
-            the report also lists votes (a live vote collects them itself).
+        InvalidRoundError: ``bavan`` when the tricks are not exactly 7:0.
     """
     now = now or timezone.now()
     team = _shutout_team(round_.tricks)
-    if reported_votes:
-        raise InvalidRoundError(
-            "bavan_votes",
-            "a live vote ('bavan': 'vote') collects its votes itself; report either the votes "
-            "or the live vote (KORT_RULES §4)",
-        )
     round_.status = RoundStatus.VOTING
     round_.save()
     vote = BavanVote.objects.create(
@@ -87,11 +77,9 @@ def vote_open(round_: Round, *, reported_votes=None, now: datetime | None = None
         opened_at=now,
         deadline=now + timedelta(seconds=settings.KORT_BAVAN_VOTE_SECONDS),
     )
-    transaction.on_commit(
-        lambda: tasks.expire_bavan_vote.apply_async((vote.pk,), eta=vote.deadline)
-    )
-    if any(seat_is_bot(seat) for seat in _voter_seats(vote)):
-        _bot_votes_queue(vote, now + BOT_VOTE_DELAY)
+    _task_queue(EXPIRE_TASK, vote, vote.moment_at(vote.length_ms + 1))
+    if any(seat.counts_as_bot for seat in _voter_seats(vote)):
+        _task_queue(BOT_VOTES_TASK, vote, vote.moment_at(BOT_VOTE_DELAY_MS))
     return vote
 
 
@@ -105,39 +93,47 @@ def _shutout_team(tricks: Mapping[Team, int]) -> Team:
     return Team.A if a else Team.B
 
 
+def _task_queue(name: str, vote: BavanVote, eta: datetime) -> None:
+    """Queue the vote's timed task ``name`` (found by its name, so this module does not import
+    the tasks that call it) for ``eta``, once the transaction commits."""
+    transaction.on_commit(lambda: current_app.tasks[name].apply_async((vote.pk,), eta=eta))
+
+
 def vote_cast(
     *, match_id: int, number: int, player: Player, choice: Vote, now: datetime | None = None
 ) -> BavanVote:
     """Cast ``player``'s vote in the live vote of round ``number``; a ``stop`` or the second
-    ``bavan`` resolves the vote at once (KORT_RULES §4). A vote at exactly the deadline is in
-    time. Returns the vote.
+    ``bavan`` resolves the vote at once (KORT_RULES §4). The vote is stamped once the vote row
+    is held, so the stored order of the votes is the order in which they were counted; a vote
+    at exactly the deadline is in time. Returns the vote.
 
     Raises:
-        BavanVote.DoesNotExist: the round has no live vote.
+        NotFound: the round has no live vote.
         Forbidden: the player is not one of the two voters (or left the match).
         Conflict: a second vote by the seat, a vote after the resolution, or one past the
             deadline. What is due first (bot votes, the deadline) is settled before the vote
             is judged (:func:`vote_settle`).
     """
-    now = now or timezone.now()
-    vote_settle(
-        BavanVote.objects.filter(round__match_id=match_id, round__number=number).first(), now=now
-    )
+    vote_settle(_vote_of(match_id, number), now=now)
     with transaction.atomic():
         vote = _vote_locked(round__match_id=match_id, round__number=number)
         if vote is None:
-            raise BavanVote.DoesNotExist(f"round {number} of match {match_id} has no live vote")
+            raise NotFound(f"round {number} of match {match_id} has no live vote")
+        at = now or timezone.now()
         seat = _voter_seat_of(vote, player)
-        if now > vote.deadline:
+        if past_deadline(vote.ms_at(at), vote.length_ms):
             raise Conflict(
                 "vote",
                 f"the vote closed at {vote.deadline.isoformat()} and resolved as "
-                f"'{vote.status}'; a vote after the deadline is not counted "
-                "(KORT_RULES §4)",
+                f"'{vote.status}'; a vote after the deadline is not counted (KORT_RULES §4)",
             )
         _check_can_vote(vote, seat)
-        _seat_vote_add(vote, seat, choice, now, by_bot=False)
+        _seat_vote_add(vote, seat, choice, at, by_bot=False)
     return vote
+
+
+def _vote_of(match_id: int, number: int) -> BavanVote | None:
+    return BavanVote.objects.filter(round__match_id=match_id, round__number=number).first()
 
 
 def _vote_locked(**lookup) -> BavanVote | None:
@@ -172,8 +168,8 @@ def _check_can_vote(vote: BavanVote, seat: int) -> None:
     if vote.status != VoteStatus.OPEN:
         raise Conflict(
             "vote",
-            f"the vote was resolved as '{vote.status}' at "
-            f"{vote.resolved_at.isoformat()}; no more votes (KORT_RULES §4)",
+            f"the vote was resolved as '{vote.status}' at {vote.resolved_at.isoformat()}; no "
+            "more votes (KORT_RULES §4)",
         )
     if vote.seat_votes.filter(seat=seat).exists():
         raise Conflict(
@@ -181,21 +177,9 @@ def _check_can_vote(vote: BavanVote, seat: int) -> None:
         )
 
 
-def seat_is_bot(seat: Seat) -> bool:
-    """A seat counts as a bot when its player is a bot or has left the match (KORT_RULES §4;
-    §9: a bot plays and votes for a leaver)."""
-    return seat.player.is_bot or seat.left_at is not None
-
-
-def _ms_after(start: datetime, moment: datetime) -> int:
-    """Whole milliseconds from ``start`` to ``moment``, rounded up, so that a moment even a
-    microsecond after the deadline counts as after it."""
-    return -((start - moment) // _MS)
-
-
 def _cast_votes(vote: BavanVote) -> list[CastVote]:
     return [
-        CastVote(seat_vote.seat, Vote(seat_vote.choice), _ms_after(vote.opened_at, seat_vote.at))
+        CastVote(seat_vote.seat, Vote(seat_vote.choice), vote.ms_at(seat_vote.at))
         for seat_vote in vote.seat_votes.all()
     ]
 
@@ -215,7 +199,7 @@ def _vote_expire(vote: BavanVote) -> bool:
     return _vote_resolve(vote, tally.decision, vote.deadline)
 
 
-def _vote_resolve(vote: BavanVote, decision: BavanDecision, at: datetime) -> bool:
+def _vote_resolve(vote: BavanVote, decision: BavanDecision | None, at: datetime) -> bool:
     """Claim the vote's one resolution (a conditional update from ``open``) and apply it:
     ``go`` sets the round going for Bavan; a refusal finishes it as a Kort / At-kort and moves
     the match on. Returns False when the vote was already resolved (nothing changes)."""
@@ -238,38 +222,54 @@ def _vote_resolve(vote: BavanVote, decision: BavanDecision, at: datetime) -> boo
 
 
 def vote_expire(vote_id: int, *, now: datetime | None = None) -> bool:
-    """Resolve the vote if it is still open and its deadline has come (the deadline task).
-    Returns True if this call resolved it; False if it was resolved already, is unknown, or its
-    deadline has not come yet (KORT_RULES §4)."""
-    now = now or timezone.now()
+    """Resolve the vote if it is still open and its deadline has passed (the deadline task).
+    Returns True if this call resolved it; False if it was resolved already, is unknown, or the
+    time is not yet past its deadline (KORT_RULES §4)."""
     with transaction.atomic():
         vote = _vote_locked(pk=vote_id)
-        if vote is None or vote.status != VoteStatus.OPEN or now < vote.deadline:
+        at = now or timezone.now()
+        if vote is None or vote.status != VoteStatus.OPEN:
+            return False
+        if not past_deadline(vote.ms_at(at), vote.length_ms):
             return False
         return _vote_expire(vote)
 
 
 def bot_votes_cast(vote_id: int, *, now: datetime | None = None) -> int:
-    """Cast the votes of the voter seats that count as bots and have not voted (KORT_RULES §4):
-    a bot whose partner is human votes ``bavan``; two bots vote ``bavan`` only if the Bavan is
-    guaranteed (§6, :func:`bavan_guaranteed_for`), else ``stop``. The votes are stamped
+    """Cast the votes of the voter seats that count as bots and have not voted (KORT_RULES §4,
+    ``rules.bot_vote``): beside a human partner ``bavan``; two bots ``bavan`` only if the Bavan
+    is guaranteed (§6, :func:`bavan_guaranteed_for`), else ``stop``. The votes are stamped
     ``now``; before 2 s after the start this does nothing, and past the deadline it resolves the
     vote instead. Returns how many votes were cast.
+
+    The §6 search runs before the vote row is locked: it reads only the record the vote was
+    opened with, which never changes.
     """
-    now = now or timezone.now()
+    guaranteed = _guaranteed_for_bots(vote_id)
     with transaction.atomic():
         vote = _vote_locked(pk=vote_id)
-        if vote is None or vote.status != VoteStatus.OPEN or now < vote.opened_at + BOT_VOTE_DELAY:
+        at = now or timezone.now()
+        if vote is None or vote.status != VoteStatus.OPEN or not bot_votes_due(vote.ms_at(at)):
             return 0
-        if now > vote.deadline:
+        if past_deadline(vote.ms_at(at), vote.length_ms):
             _vote_expire(vote)
             return 0
-        return _bot_votes_add(vote, now)
+        return _bot_votes_add(vote, at, guaranteed)
+
+
+def _guaranteed_for_bots(vote_id: int) -> bool:
+    """Whether the Bavan of the vote's round is guaranteed (§6), searched only when a voter
+    counts as a bot (the only vote that asks it)."""
+    vote = BavanVote.objects.select_related("round").filter(pk=vote_id).first()
+    if vote is None or not any(seat.counts_as_bot for seat in _voter_seats(vote)):
+        return False
+    return bavan_guaranteed_for(vote.round)
 
 
 def vote_settle(vote: BavanVote | None, *, now: datetime | None = None) -> None:
     """Do the timed work of an open vote that is due at ``now`` and not done yet: the bot
-    votes (due 2 s after the start) and the resolution at the deadline (KORT_RULES §4).
+    votes (due 2 s after the start) and the resolution once the deadline has passed
+    (KORT_RULES §4).
 
     The tasks queued at opening do this on time with a worker. Reading the vote, finishing its
     round and reporting the next round settle it first as well, so the answer is the same
@@ -279,34 +279,28 @@ def vote_settle(vote: BavanVote | None, *, now: datetime | None = None) -> None:
     if vote is None or vote.status != VoteStatus.OPEN:
         return
     now = now or timezone.now()
-    if now >= vote.opened_at + BOT_VOTE_DELAY:
+    at_ms = vote.ms_at(now)
+    if bot_votes_due(at_ms):
         bot_votes_cast(vote.pk, now=min(now, vote.deadline))
-    if now > vote.deadline:  # a vote at exactly the deadline is still in time (§4)
+    if past_deadline(at_ms, vote.length_ms):
         vote_expire(vote.pk, now=now)
     vote.refresh_from_db()
 
 
-def _bot_votes_add(vote: BavanVote, now: datetime) -> int:
+def _bot_votes_add(vote: BavanVote, now: datetime, guaranteed: bool) -> int:
     seats = _voter_seats(vote)
     voted = set(vote.seat_votes.values_list("seat", flat=True))
     cast = 0
     for seat in seats:
         if vote.status != VoteStatus.OPEN:
             break
-        if seat.seat in voted or not seat_is_bot(seat):
+        if seat.seat in voted or not seat.counts_as_bot:
             continue
         partner = next(other for other in seats if other.seat != seat.seat)
-        _seat_vote_add(vote, seat.seat, _bot_vote(vote.round, partner), now, by_bot=True)
+        choice = bot_vote(partner.counts_as_bot, guaranteed)
+        _seat_vote_add(vote, seat.seat, choice, now, by_bot=True)
         cast += 1
     return cast
-
-
-def _bot_vote(round_: Round, partner: Seat) -> Vote:
-    """A bot's vote (KORT_RULES §4): ``bavan`` beside a human partner; beside a bot, ``bavan``
-    only when the Bavan is guaranteed (§6)."""
-    if not seat_is_bot(partner) or bavan_guaranteed_for(round_):
-        return Vote.BAVAN
-    return Vote.STOP
 
 
 def bavan_guaranteed_for(round_: Round) -> bool:
@@ -320,10 +314,6 @@ def bavan_guaranteed_for(round_: Round) -> bool:
     return bavan_guaranteed(**position_at_vote(round_.play, round_.trump_seat)).guaranteed
 
 
-def _bot_votes_queue(vote: BavanVote, at: datetime) -> None:
-    transaction.on_commit(lambda: tasks.cast_bot_votes.apply_async((vote.pk,), eta=at))
-
-
 def seat_leave(*, match_id: int, seat: int, now: datetime | None = None) -> Seat:
     """Mark the player of ``seat`` as left the match; from then on the seat counts as a bot
     (KORT_RULES §4, §9). If the seat is a voter of an open vote and has not voted, its bot vote
@@ -331,12 +321,14 @@ def seat_leave(*, match_id: int, seat: int, now: datetime | None = None) -> Seat
     changes nothing. Returns the seat.
 
     Raises:
-        Seat.DoesNotExist: no such match or seat.
+        NotFound: no such match or seat.
         Conflict: the match is over.
     """
     now = now or timezone.now()
     with transaction.atomic():
-        left = Seat.objects.select_related("match").get(match_id=match_id, seat=seat)
+        left = Seat.objects.select_related("match").filter(match_id=match_id, seat=seat).first()
+        if left is None:
+            raise NotFound(f"match {match_id} has no seat {seat}")
         if left.match.status != MatchStatus.IN_PROGRESS:
             raise Conflict("match", "the match is over; nobody leaves it any more")
         if left.left_at is not None:
@@ -347,7 +339,7 @@ def seat_leave(*, match_id: int, seat: int, now: datetime | None = None) -> Seat
             round__match_id=match_id, status=VoteStatus.OPEN, team=left.team
         ).first()
         if vote is not None and not vote.seat_votes.filter(seat=seat).exists():
-            _bot_votes_queue(vote, max(now, vote.opened_at + BOT_VOTE_DELAY))
+            _task_queue(BOT_VOTES_TASK, vote, max(now, vote.moment_at(BOT_VOTE_DELAY_MS)))
     return left
 
 
@@ -355,31 +347,33 @@ def bavan_finish(
     *,
     match_id: int,
     number: int,
-    tricks: Mapping[str, int] | None = None,
+    tricks: Mapping[Team, int] | None = None,
     play: Mapping | None = None,
     now: datetime | None = None,
 ) -> tuple[Round, bool]:
     """Finish round ``number``, which went for Bavan after its live vote, with its final
-    ``tricks`` (``{"A": n, "B": m}``) or its complete record ``play`` (or both, agreeing):
-    13:0 is a ``bavan`` / ``at_bavan``, (7+j):1 a ``bavan_failed`` (KORT_RULES §2, §3); the
-    match moves on. A record must continue the one the vote was opened with. The vote is
-    settled first (:func:`vote_settle`). Returns ``(round, created)``: a resend with the same
-    tricks and record returns the finished round with ``created`` False.
+    ``tricks`` (``{Team.A: n, Team.B: m}``) or its complete record ``play`` (or both,
+    agreeing): 13:0 is a ``bavan`` / ``at_bavan``, (7+j):1 a ``bavan_failed`` (KORT_RULES §2,
+    §3); the match moves on. A record must continue the one the vote was opened with. The vote
+    is settled first (:func:`vote_settle`). Returns ``(round, created)``: a resend with the
+    same tricks and record returns the finished round with ``created`` False.
 
     Raises:
-        Match.DoesNotExist, Round.DoesNotExist: no such match or round.
+        NotFound: no such match or round.
         Conflict: the round had no live vote, its vote is still open, it was refused (finished
             as a Kort / At-kort), or it was finished with other tricks or another record.
         InvalidRoundError: ``tricks`` is not a Bavan's end for the 7:0 team, or disagrees with
             the record; the record does not continue the opening one (field ``play``).
         InvalidRecordError: the record is malformed or illegal (field ``play...``).
     """
-    vote = BavanVote.objects.filter(round__match_id=match_id, round__number=number).first()
+    vote = _vote_of(match_id, number)
     vote_settle(vote, now=now)
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
-        round_ = match.rounds.get(number=number)
-        complete = canonical_play({"play": play})
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        round_ = match and match.rounds.filter(number=number).first()
+        if round_ is None:
+            raise NotFound(f"match {match_id} has no round {number}")
+        complete = canonical_play(play)
         if complete is not None:
             tricks = _record_tricks(round_, vote, complete, tricks)
         elif vote is not None and vote.opening_play is not None:
@@ -388,6 +382,8 @@ def bavan_finish(
                 f"round {number} was opened with its record; finish it with the complete "
                 "record (play), so the stored record replays to its result (KORT_RULES §3)",
             )
+        if tricks is None:
+            raise RuleError("tricks", FINISH_NEEDS_TRICKS)
         if _finished_with(round_, vote, tricks, complete):
             return round_, False
         _check_awaits_finish(round_, vote)
@@ -400,19 +396,18 @@ def bavan_finish(
 
 
 def _record_tricks(
-    round_: Round, vote: BavanVote | None, complete: dict, tricks: Mapping[str, int] | None
-) -> dict:
+    round_: Round, vote: BavanVote | None, complete: dict, tricks: Mapping[Team, int] | None
+) -> dict[Team, int]:
     """The final tricks of a Bavan's complete record, checked against the given ``tricks`` and
     against the record the vote was opened with (KORT_RULES §3)."""
-    summary = {"trump_seat": round_.trump_seat, "tricks": tricks}
-    replayed = replay_report(complete, summary)
+    replayed = replay_report(complete, round_.trump_seat, tricks)
     replayed.decision(BavanDecision.GO, "play")
     check_continues(vote.opening_play if vote else None, complete)
     return replayed.tricks
 
 
 def _finished_with(
-    round_: Round, vote: BavanVote | None, tricks: Mapping[str, int], complete: dict | None
+    round_: Round, vote: BavanVote | None, tricks: Mapping[Team, int], complete: dict | None
 ) -> bool:
     """Whether ``round_`` is a live-vote round already finished as a Bavan with ``tricks`` (and
     the record ``complete``, when one is given)."""
@@ -437,7 +432,7 @@ def _check_awaits_finish(round_: Round, vote: BavanVote | None) -> None:
     raise Conflict("round", f"round {round_.number} {problem} (KORT_RULES §4)")
 
 
-def _check_bavan_tricks(team: Team, tricks: Mapping[str, int]) -> None:
+def _check_bavan_tricks(team: Team, tricks: Mapping[Team, int]) -> None:
     if tricks[team] < TRICKS_TO_WIN or tricks[team.other] > 1:
         raise InvalidRoundError(
             "tricks",
@@ -447,23 +442,5 @@ def _check_bavan_tricks(team: Team, tricks: Mapping[str, int]) -> None:
         )
 
 
-def _score(tricks: Mapping[str, int]) -> str:
+def _score(tricks: Mapping[Team, int]) -> str:
     return f"{tricks[Team.A]}:{tricks[Team.B]}"
-
-
-def revealed_hands(
-    vote: BavanVote, hands: Mapping[int, Sequence[str]] | None, now: datetime
-) -> dict[str, list[str]] | None:
-    """The 7:0 team's hands as everyone sees them at ``now`` (``{"<seat>": [cards]}``), or None
-    when hidden: shown from the vote's start until at least 15 s after it, and until the
-    decision if that is later; the opponents' hands never (KORT_RULES §4).
-
-    ``hands`` maps seats to their unplayed cards; a round in summary form has none (None), so
-    nothing is shown.
-    """
-    if hands is None:
-        return None
-    resolved_ms = None if vote.resolved_at is None else _ms_after(vote.opened_at, vote.resolved_at)
-    if not hands_shown(_ms_after(vote.opened_at, now), resolved_ms):
-        return None
-    return {str(seat): list(hands[seat]) for seat in Team(vote.team).seats}

@@ -1,14 +1,21 @@
-"""Wire shapes of the guaranteed-Bavan question (KORT_RULES §6): card names become masks here; the
-rules between the sets (sizes, overlaps, leader, voids) are checked by the pure search."""
+"""The guaranteed-Bavan question (KORT_RULES §6): a public, stateless endpoint over the pure
+search (``matches.kort.bavan_search``), with its wire shapes. Card names become masks here
+(``cards.parse_cards``); the rules between the sets (sizes, overlaps, leader, voids) are checked
+by the search."""
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
+from matches.kort.bavan_search import bavan_guaranteed
 from matches.kort.cards import (
     CARD_NAMES,
     DECK_SIZE,
     InvalidCardError,
     InvalidSuitError,
-    parse_card,
+    parse_cards,
     parse_suit,
 )
 
@@ -17,16 +24,10 @@ SEAT_KEYS = {str(seat): seat for seat in range(4)}
 
 def card_mask(names: list[str]) -> int:
     """The mask of ``names`` (wire notation, KORT_RULES §1); a name listed twice is refused."""
-    mask = 0
-    for name in names:
-        try:
-            bit = 1 << parse_card(name)
-        except InvalidCardError as error:
-            raise serializers.ValidationError(str(error)) from None
-        if mask & bit:
-            raise serializers.ValidationError(f"{name} is listed twice")
-        mask |= bit
-    return mask
+    try:
+        return parse_cards(names)
+    except InvalidCardError as error:
+        raise serializers.ValidationError(str(error)) from None
 
 
 def seat_of(key: str) -> int:
@@ -85,3 +86,30 @@ class BavanPositionSerializer(serializers.Serializer):
 class BavanAnswerSerializer(serializers.Serializer):
     guaranteed = serializers.BooleanField()
     first_card = serializers.ChoiceField(choices=CARD_NAMES, allow_null=True)
+
+
+class BavanGuaranteedView(APIView):
+    """Whether the Bavan team takes every remaining trick for sure, and a first card that does.
+
+    400 names the field and the rule: a bad card or suit, a card listed twice or in two sets,
+    hands of unequal size or not 1 to 6 cards, a leader outside the team, voids no split allows.
+    """
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=BavanPositionSerializer, responses={200: BavanAnswerSerializer})
+    def post(self, request):
+        given = BavanPositionSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        position = given.validated_data
+        result = bavan_guaranteed(
+            position["hands"],
+            position["unknown"],
+            position["trump_suit"],
+            position["leader"],
+            position["trop_bar"],
+            position.get("voids"),
+        )
+        first = None if result.first_card is None else CARD_NAMES[result.first_card]
+        return Response({"guaranteed": result.guaranteed, "first_card": first})

@@ -1,29 +1,21 @@
 """Wire shapes of matches and rounds (API.md "Matches"). Shapes only: the rules are checked by
-the services and the pure rules module."""
+the services and the pure rules module; a valid round report becomes a typed
+:class:`~matches.reports.RoundReport` here."""
 
 from collections.abc import Mapping
 
-from django.utils import timezone
 from rest_framework import serializers
 
 from matches.kort.rules import BavanDecision, Mode, Vote
-from matches.models import BavanVote, Match, Round, Seat
-from matches.records import hands_at_vote
-from matches.votes import LIVE_VOTE, revealed_hands
-
-
-class TricksSerializer(serializers.Serializer):
-    A = serializers.IntegerField(min_value=0, max_value=13)
-    B = serializers.IntegerField(min_value=0, max_value=13)
+from matches.live_vote.serializers import BavanVoteSerializer, TricksSerializer
+from matches.models import Match, Round
+from matches.reports import LIVE_VOTE, TRICKS_REQUIRED, RoundReport
 
 
 class CastVoteSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3)
     vote = serializers.ChoiceField(choices=[v.value for v in Vote])
     at_ms = serializers.IntegerField(help_text="milliseconds after the vote opened")
-
-
-TRICKS_REQUIRED = "tricks are required unless the round's full record (play) is given"
 
 
 class RoundReportSerializer(serializers.Serializer):
@@ -60,6 +52,10 @@ class RoundReportSerializer(serializers.Serializer):
         if missing:
             raise serializers.ValidationError({"tricks": [TRICKS_REQUIRED]})
         return attrs
+
+    def to_report(self) -> RoundReport:
+        """The validated report as the services take it."""
+        return RoundReport.from_wire(self.validated_data)
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -140,60 +136,6 @@ class MatchSerializer(serializers.ModelSerializer):
         return {str(change.player_id): change.delta for change in match.cup_changes.all()}
 
 
-class BavanVoteSerializer(serializers.ModelSerializer):
-    """A live Bavan vote as everyone sees it (API.md "Live Bavan vote"). ``revealed_hands``
-    comes from the record the vote was opened with; a vote opened in summary form has none."""
-
-    votes = serializers.SerializerMethodField()
-    revealed_hands = serializers.SerializerMethodField()
-
-    class Meta:
-        model = BavanVote
-        fields = [
-            "status",
-            "team",
-            "opened_at",
-            "deadline",
-            "resolved_at",
-            "votes",
-            "revealed_hands",
-        ]
-
-    def get_votes(self, vote) -> dict[str, dict]:
-        stamp = serializers.DateTimeField()
-        return {
-            str(cast.seat): {
-                "vote": cast.choice,
-                "at": stamp.to_representation(cast.at),
-                "bot": cast.by_bot,
-            }
-            for cast in vote.seat_votes.all()
-        }
-
-    def get_revealed_hands(self, vote) -> dict[str, list[str]] | None:
-        hands = hands_at_vote(vote.opening_play, vote.round.trump_seat)
-        return revealed_hands(vote, hands, timezone.now())
-
-
-class VoteCastSerializer(serializers.Serializer):
-    vote = serializers.ChoiceField(choices=[v.value for v in Vote])
-
-
-class RoundFinishSerializer(serializers.Serializer):
-    """How a round that went for Bavan ended: its final tricks, 13:0 or (7+j):1, or its
-    complete record (``play``), or both (they must agree)."""
-
-    tricks = TricksSerializer(required=False)
-    play = serializers.JSONField(required=False, help_text="the complete record of the round")
-
-    def validate(self, attrs):
-        if "tricks" not in attrs and "play" not in attrs:
-            raise serializers.ValidationError(
-                {"tricks": ["give the final tricks, the complete record (play), or both"]}
-            )
-        return attrs
-
-
 class RoundReportedSerializer(serializers.Serializer):
     """The answer to a round report or finish. ``outcome``, ``winner`` and ``wins_awarded`` are
     null while the round is open (``status`` voting or bavan); ``vote`` is the live vote, if any."""
@@ -206,11 +148,3 @@ class RoundReportedSerializer(serializers.Serializer):
     next_trump_seat = serializers.IntegerField()
     vote = BavanVoteSerializer(allow_null=True)
     match = MatchSerializer()
-
-
-class SeatLeftSerializer(serializers.ModelSerializer):
-    """A seat whose player left the match: a bot plays and votes for it (KORT_RULES §4)."""
-
-    class Meta:
-        model = Seat
-        fields = ["seat", "player", "left_at"]
