@@ -49,6 +49,7 @@ from matches.kort.engine import (
     completes_trop,
     follow_mask,
     lead_mask,
+    trop_bar_after_lead,
     winning_card,
 )
 from matches.kort.replay import InvalidRecordError, replay_record
@@ -158,33 +159,34 @@ class _Search:
         )  # the second seat's strongest suits first: trumps, the led suit, the rest
 
     def first_lead(
-        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
+        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, trop_bar: bool
     ) -> Card | None:
         """Return a lead of the hand ``lead`` that keeps every trick sure, or None."""
-        for card in self._leads(lead, partner, unknown, barred):
-            if self._lead_holds(card, lead, partner, unknown, voids, later_voids, barred):
+        for card in self._leads(lead, partner, unknown, trop_bar):
+            if self._lead_holds(card, lead, partner, unknown, voids, later_voids, trop_bar):
                 return card
         return None
 
     def wins(
-        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
+        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, trop_bar: bool
     ) -> bool:
         """Whether the team takes every trick from the start of a trick."""
         if not lead & (lead - 1):
             return not lead or self._last_trick_won(lead, partner, unknown)
-        key = self._key(lead, partner, unknown, voids, later_voids, barred)
+        key = self._key(lead, partner, unknown, voids, later_voids, trop_bar)
         won = self.memo.get(key)
         if won is None:
-            won = self._decided(lead, partner, unknown, voids, later_voids, barred)
+            won = self._decided(lead, partner, unknown, voids, later_voids, trop_bar)
             if won is None:
                 won = (
-                    self.first_lead(lead, partner, unknown, voids, later_voids, barred) is not None
+                    self.first_lead(lead, partner, unknown, voids, later_voids, trop_bar)
+                    is not None
                 )
             self.memo[key] = won
         return won
 
     def _key(
-        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
+        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, trop_bar: bool
     ) -> int:
         """The memo key: the position up to what cannot change its outcome.
 
@@ -209,7 +211,7 @@ class _Search:
             key = key << SUIT_KEY_BITS | suit_key
         team = lead | partner
         return key << 1 | (
-            barred and bool(team & self.trump_mask) and bool(team & ~self.trump_mask)
+            trop_bar and bool(team & self.trump_mask) and bool(team & ~self.trump_mask)
         )
 
     def _last_trick_won(self, lead: int, partner: int, unknown: int) -> bool:
@@ -219,7 +221,7 @@ class _Search:
         return bool(team >> winning_card(team | unknown, led_mask, self.trump_mask) & 1)
 
     def _decided(
-        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, barred: bool
+        self, lead: int, partner: int, unknown: int, voids: int, later_voids: int, trop_bar: bool
     ) -> bool | None:
         """True or False when the position is decided without search, else None.
 
@@ -228,9 +230,9 @@ class _Search:
         """
         if self._trumps_escape(lead | partner, unknown, voids | later_voids << 4, lead.bit_count()):
             return False
-        return True if self._cashes(lead, partner, unknown, barred) else None
+        return True if self._cashes(lead, partner, unknown, trop_bar) else None
 
-    def _cashes(self, lead: int, partner: int, unknown: int, barred: bool) -> bool:
+    def _cashes(self, lead: int, partner: int, unknown: int, trop_bar: bool) -> bool:
         """Whether the team takes every trick by cashing masters, with no search.
 
         The leader first draws the outstanding trumps with its own, highest first (at most one
@@ -245,7 +247,7 @@ class _Search:
         trump_mask = self.trump_mask
         drawing = (unknown & trump_mask).bit_count()
         if drawing and (
-            (lead & trump_mask).bit_count() < drawing or (barred and lead & ~trump_mask)
+            (lead & trump_mask).bit_count() < drawing or (trop_bar and lead & ~trump_mask)
         ):
             return False
         if not _masters(lead, unknown):
@@ -284,12 +286,12 @@ class _Search:
             for mine, other in ((voids, later_voids), (later_voids, voids))
         )
 
-    def _leads(self, lead: int, partner: int, unknown: int, barred: bool) -> list[Card]:
+    def _leads(self, lead: int, partner: int, unknown: int, trop_bar: bool) -> list[Card]:
         """One lead per run, safe masters first, then trumps, then high cards."""
         trump = self.trump
         unknown_trumps = unknown & self.trump_mask
         ordered = []
-        for card in _run_tops(lead_mask(lead, self.trump_mask, barred), lead | partner | unknown):
+        for card in _run_tops(lead_mask(lead, self.trump_mask, trop_bar), lead | partner | unknown):
             suit = SUIT_OF[card]
             master = not unknown & SUIT_MASK_OF[card] & -(2 << card)
             safe = master and (suit == trump or not unknown_trumps)
@@ -305,12 +307,14 @@ class _Search:
         unknown: int,
         voids: int,
         later_voids: int,
-        barred: bool,
+        trop_bar: bool,
     ) -> bool:
         """Whether leading ``card`` keeps the trick and the rest against every second card."""
         bit = 1 << card
         led = SUIT_OF[card]
-        trick = _Trick(bit, led, lead ^ bit, partner, barred and bool(bit & self.trump_mask))
+        trick = _Trick(
+            bit, led, lead ^ bit, partner, trop_bar_after_lead(trop_bar, bit, self.trump_mask)
+        )
         replies = self._second_cards(
             unknown, lead.bit_count(), voids, later_voids, led, bit | partner
         )
@@ -373,7 +377,7 @@ class _Search:
         Of a suit the fourth seat may play, its highest card tells whether it can take the
         trick, and its lowest is its strongest losing card (it keeps the higher ones).
         """
-        rest, led, barred = trick.rest, trick.led, trick.barred
+        rest, led, trop_bar = trick.rest, trick.led, trick.trop_bar
         led_mask = SUIT_MASKS[led]
         count = rest.bit_count()
         lows = []
@@ -392,9 +396,9 @@ class _Search:
         wins = self.wins
         for left, shown in lows:
             if leader_takes:
-                won = wins(rest, partner, left, voids, shown, barred)
+                won = wins(rest, partner, left, voids, shown, trop_bar)
             else:
-                won = wins(partner, rest, left, shown, voids, barred)
+                won = wins(partner, rest, left, shown, voids, trop_bar)
             if not won:
                 return False
         return True
@@ -407,7 +411,7 @@ class _Trick(NamedTuple):
     led: int
     rest: int
     partner: int
-    barred: bool
+    trop_bar: bool
 
 
 def _suit_pattern(lead: int, partner: int, unknown: int) -> int:

@@ -131,13 +131,20 @@ def follow_mask(hand: int, led_mask: int) -> int:
     return hand & led_mask or hand
 
 
-def lead_mask(hand: int, trump_mask: int, barred: bool) -> int:
+def lead_mask(hand: int, trump_mask: int, trop_bar: bool) -> int:
     """Return the cards of ``hand`` that may lead a trick.
 
-    Under the trump-lead bar after a completed Trop (KORT_RULES §3) a trump may not be led,
-    unless the hand holds only trumps. ``trump_mask`` is ``SUIT_MASKS[trump]``.
+    Under the trump-lead bar after a completed Trop (``trop_bar``, KORT_RULES §3) a trump may
+    not be led, unless the hand holds only trumps. ``trump_mask`` is ``SUIT_MASKS[trump]``.
     """
-    return (hand & ~trump_mask or hand) if barred else hand
+    return (hand & ~trump_mask or hand) if trop_bar else hand
+
+
+def trop_bar_after_lead(trop_bar: bool, lead_bit: int, trump_mask: int) -> bool:
+    """Whether the trump-lead bar still holds after the Bavan team leads the card ``lead_bit``
+    (a one-bit mask): a lead of another suit lifts it for both partners; the trump lead of a
+    barred leader holding only trumps does not (KORT_RULES §3)."""
+    return trop_bar and bool(lead_bit & trump_mask)
 
 
 def winning_card(trick: int, led_mask: int, trump_mask: int) -> Card:
@@ -188,7 +195,6 @@ class RoundState:
 
     __slots__ = (
         "_awaiting",
-        "_barred_team",
         "_bavan",
         "_bavan_team",
         "_declarations",
@@ -200,6 +206,7 @@ class RoundState:
         "_taken",
         "_to_play",
         "_trick_mask",
+        "_trop_bar_team",
         "_trump_mask",
         "_winners",
         "trump_seat",
@@ -223,7 +230,7 @@ class RoundState:
         self._taken = [0, 0]
         self._declarations: list[Declaration] = []
         self._bavan: BavanDecision | None = None
-        self._bavan_team = self._barred_team = NO_TEAM
+        self._bavan_team = self._trop_bar_team = NO_TEAM
         self._awaiting = self._over = False
 
     def __repr__(self) -> str:
@@ -290,9 +297,9 @@ class RoundState:
         return self._bavan
 
     @property
-    def trump_lead_barred(self) -> bool:
+    def trop_bar(self) -> bool:
         """True while the Bavan team may not lead a trump after a completed Trop (§3)."""
-        return self._barred_team != NO_TEAM
+        return self._trop_bar_team != NO_TEAM
 
     @property
     def is_over(self) -> bool:
@@ -319,7 +326,7 @@ class RoundState:
         hand = self._hands[self._to_play]
         if self._led_mask:
             return follow_mask(hand, self._led_mask)
-        return lead_mask(hand, self._trump_mask, self._barred_team == self._to_play & 1)
+        return lead_mask(hand, self._trump_mask, self._trop_bar_team == self._to_play & 1)
 
     def legal_cards(self) -> list[Card]:
         """Return the cards the seat to play may play, lowest first (see :meth:`legal_mask`)."""
@@ -345,7 +352,7 @@ class RoundState:
             if not bit & follow_mask(hand, led):
                 raise self._revoke(card)
         else:
-            if self._barred_team == seat & 1:
+            if self._trop_bar_team == seat & 1:
                 self._lead_under_bar(bit, hand, card)
             led = self._led_mask = SUIT_MASK_OF[card]
         self._hands[seat] = hand ^ bit
@@ -409,7 +416,7 @@ class RoundState:
         team = self._winners[-1] & 1
         self._bavan_team = team
         if completes_trop(self._declarations, team):
-            self._barred_team = team
+            self._trop_bar_team = team
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -432,13 +439,13 @@ class RoundState:
 
     def _lead_under_bar(self, bit: int, hand: int, card: Card) -> None:
         """Refuse a barred trump lead, or lift the bar on a lead of another suit (§3)."""
-        if not bit & lead_mask(hand, self._trump_mask, barred=True):
+        if not bit & lead_mask(hand, self._trump_mask, trop_bar=True):
             raise IllegalPlayError(
                 f"trick {self.trick_number}: seat {self._to_play} led {CARD_NAMES[card]}: "
                 "trump lead barred after a completed Trop (KORT_RULES §3)"
             )
-        if not bit & self._trump_mask:
-            self._barred_team = NO_TEAM
+        if not trop_bar_after_lead(True, bit, self._trump_mask):
+            self._trop_bar_team = NO_TEAM
 
     def _check_declaration_time(self, seat: int, number: int) -> None:
         """Refuse a declaration outside the time between two tricks of a live round."""

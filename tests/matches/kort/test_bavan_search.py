@@ -217,7 +217,7 @@ def position_of(state: RoundState) -> Position:
         unknown=frozenset(_cards(hands[leader ^ 1] | hands[leader ^ 3])),
         trump=state.trump_suit,
         leader=leader,
-        bar=state.trump_lead_barred,
+        bar=state.trop_bar,
         voids={seat: frozenset(suits) for seat, suits in voids.items()},
     )
 

@@ -215,13 +215,13 @@ def test_completed_trop_bars_trump_leads_on_bavan():
     state = start(golden.TROP)
     state.declare(0, DeclarationKind.TROP)
     play(state, golden.TROP_FIRST_SEVEN)
-    assert not state.trump_lead_barred
+    assert not state.trop_bar
     state.decide_bavan(BavanDecision.GO)
-    assert state.trump_lead_barred
+    assert state.trop_bar
     # Seat 0 holds only trumps: it must lead one, and that does not lift the bar.
     assert names(state.legal_cards()) == ["2S", "8S", "9S", "JS", "QS", "KS"]
     play(state, [golden.TROP_BAVAN[0]])
-    assert state.trump_lead_barred
+    assert state.trop_bar
     assert state.to_play == 2
     # Seat 2 holds 8H and trumps: the trumps are barred.
     assert names(state.legal_cards()) == ["8H"]
@@ -232,7 +232,7 @@ def test_completed_trop_bars_trump_leads_on_bavan():
     ):
         state.play(parse_card("7S"))
     play(state, golden.TROP_BAVAN[1:])
-    assert not state.trump_lead_barred
+    assert not state.trop_bar
     assert state.trick_winners == golden.TROP_WINNERS
     assert state.outcome().outcome == Outcome.BAVAN
 
@@ -243,7 +243,7 @@ def test_bar_lifts_on_the_first_lead_of_another_suit():
     play(state, golden.TROP_FIRST_SEVEN)
     state.decide_bavan("go")
     play(state, golden.TROP_BAVAN[:2])
-    assert not state.trump_lead_barred
+    assert not state.trop_bar
     assert state.legal_mask() == state.hands[0]
 
 
@@ -270,7 +270,7 @@ def test_no_bar_after_a_stop():
     state.declare(2, "trop")
     play(state, golden.TROP_FIRST_SEVEN)
     state.decide_bavan("stop")
-    assert not state.trump_lead_barred
+    assert not state.trop_bar
     assert state.outcome().outcome == Outcome.KORT
 
 
@@ -306,7 +306,7 @@ def test_trop_allowed_on_bavan_with_7_or_more():
     play(state, golden.BAVAN["tricks"][7:9])
     state.declare(2, "trop")
     assert [d.before_trick for d in state.declarations] == [8, 10]
-    assert not state.trump_lead_barred  # a Trop on Bavan does not start a bar
+    assert not state.trop_bar  # a Trop on Bavan does not start a bar
 
 
 def test_one_declaration_per_team_before_a_trick():
