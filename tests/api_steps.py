@@ -22,6 +22,11 @@ def round_body(trump_seat: int, tricks_a: int, tricks_b: int, bavan: str | None 
     return body
 
 
+def vote(seat: int, choice: str, at_ms: int) -> dict:
+    """One reported vote of ``bavan_votes``: ``vote(0, "bavan", 1200)`` (KORT_RULES §4)."""
+    return {"seat": seat, "vote": choice, "at_ms": at_ms}
+
+
 def match_start(service, seats, *, mode="ranked", first_trump_seat=0, **extra) -> int:
     """Create a match through the API (201) and return its id."""
     body = {"mode": mode, "seats": seats, "first_trump_seat": first_trump_seat, **extra}

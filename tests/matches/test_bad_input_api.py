@@ -8,7 +8,15 @@ import pytest
 
 from ranking.models import Player
 from ranking.services import player_create, player_token
-from tests.api_steps import MATCHES, ids_of, match_start, round_body, rounds_report, stored_counts
+from tests.api_steps import (
+    MATCHES,
+    ids_of,
+    match_start,
+    round_body,
+    rounds_report,
+    stored_counts,
+    vote,
+)
 
 
 def assert_rejected(response, counts_before, field, phrase, status=400):
@@ -18,10 +26,6 @@ def assert_rejected(response, counts_before, field, phrase, status=400):
     assert field in response.data, response.data
     assert phrase in str(response.data[field]), response.data
     assert stored_counts() == counts_before
-
-
-def vote(seat: int, choice: str, at_ms: int) -> dict:
-    return {"seat": seat, "vote": choice, "at_ms": at_ms}
 
 
 ONE_ROUND = "a round ends when a team reaches 7 tricks"

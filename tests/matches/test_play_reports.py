@@ -18,14 +18,10 @@ from tests.api_steps import (
     rounds_report,
     stored_counts,
     team_cups,
+    vote,
 )
 from tests.matches.kort import golden_rounds as golden
 from tests.matches.play_records import bot_record, played
-
-
-def vote(seat: int, choice: str, at_ms: int) -> dict:
-    return {"seat": seat, "vote": choice, "at_ms": at_ms}
-
 
 # A ranked match to 3, first caller seat 0, as (caller, tricks A, tricks B). Callers follow §5:
 #   1. seat 0 calls, B (defenders) win 3:7      -> B 1, next caller seat 1 (defenders won)

@@ -11,12 +11,8 @@ from tests.api_steps import (
     round_body,
     rounds_report,
     stored_counts,
+    vote,
 )
-
-
-def vote(seat: int, choice: str, at_ms: int) -> dict:
-    return {"seat": seat, "vote": choice, "at_ms": at_ms}
-
 
 VOTED_ROUNDS = [
     # caller, tricks A:B, reported votes, outcome (§4 table, then §2)
