@@ -7,8 +7,8 @@ from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from belote.views import BeloteProtocolViewSet, BeloteScoreView
 from kort_site import converters  # noqa: F401  (registers the "id" path converter)
-from matches.belote_views import BeloteProtocolViewSet, BeloteScoreView
 from matches.search_views import BavanGuaranteedView
 from matches.views import MatchViewSet, PlayerMatchesView
 from matches.vote_views import BavanVoteView, RoundFinishView, SeatLeaveView
