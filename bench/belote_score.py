@@ -7,7 +7,7 @@ scoring (what an API request costs), and scoring alone.
 import random
 import time
 
-from matches.belote import Contract, Deal, PerPair, score_deal
+from belote.scoring import Contract, Deal, PerPair, score_deal
 
 DEALS = 1_000
 ROUNDS = 20

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "kort_site",
     "ranking",
     "matches",
+    "belote",
     "stats",
 ]
 

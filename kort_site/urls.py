@@ -7,10 +7,10 @@ from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from belote.views import BeloteProtocolViewSet, BeloteScoreView
 from kort_site import converters  # noqa: F401  (registers the "id" path converter)
 from matches.api.bavan_search import BavanGuaranteedView
 from matches.api.views import MatchViewSet, PlayerMatchesView
-from matches.belote_views import BeloteProtocolViewSet, BeloteScoreView
 from matches.live_vote.api import BavanVoteView, RoundFinishView, SeatLeaveView
 from ranking.views import LeaderboardAroundView, LeaderboardView, PlayerViewSet
 from stats.views import MyStatsView, PlayerStatsView

@@ -1,16 +1,14 @@
-"""Admin of the matches app: KORT matches and Bazar Belote score sheets.
+"""Admin of the matches app: KORT matches.
 
-A KORT match is a read-only view with its seats, rounds and cup changes: matches are written
+A match is a read-only view with its seats, rounds and cup changes: matches are written
 only by game servers through the API, and a finalized ranked match is never deleted, its cup
 changes stand (API.md "Leaderboard").
 """
 
 from django.contrib import admin
 
-from matches.models import BeloteDeal, BeloteProtocol, Match, MatchStatus, Round, Seat
+from matches.models import Match, MatchStatus, Round, Seat
 from ranking.admin import CupChangeInline, ReadOnlyAdminMixin
-
-# --- KORT matches: read-only, written by game servers through the API --------------------------
 
 
 class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -58,41 +56,3 @@ class MatchAdmin(admin.ModelAdmin):
         if obj is not None and obj.is_ranked and obj.status == MatchStatus.FINALIZED:
             return False
         return super().has_delete_permission(request, obj)
-
-
-# --- Bazar Belote score sheets: read-only deals, scored by the API ------------------------------
-
-
-class BeloteDealInline(admin.TabularInline):
-    model = BeloteDeal
-    fields = [
-        "number",
-        "playing_pair",
-        "contract",
-        "suit",
-        "contract_number",
-        "kontra",
-        "trick_whists_playing",
-        "trick_whists_whisting",
-        "constructions_playing",
-        "constructions_whisting",
-        "played",
-        "points_playing",
-        "points_whisting",
-        "bait",
-        "breakdown",
-    ]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(BeloteProtocol)
-class BeloteProtocolAdmin(admin.ModelAdmin):
-    list_display = ["id", "pair_1", "pair_2", "created_at"]
-    search_fields = ["pair_1", "pair_2"]
-    readonly_fields = ["service_key", "created_at"]
-    inlines = [BeloteDealInline]

@@ -3,8 +3,8 @@
 from django.db.models import Case, Count, F, Prefetch, Q, QuerySet, Sum, When
 from django.db.models.functions import Coalesce
 
-from matches.belote import Pair
-from matches.models import BeloteDeal, BelotePair, BeloteProtocol
+from belote.models import BeloteDeal, BelotePair, BeloteProtocol
+from belote.scoring import Pair
 
 
 def protocols_with_totals() -> QuerySet[BeloteProtocol]:

@@ -1,4 +1,4 @@
-"""Trick whists counted from the cards (BELOTE_SCORING §7), to feed :class:`~.scoring.Deal`.
+"""Trick whists counted from the cards (BELOTE_SCORING §7), to feed :class:`~.deals.Deal`.
 
 Belote uses the 32-card deck: ranks 7 8 9 10 J Q K A in spades, hearts, diamonds and clubs. A card
 is written rank then suit letter, as on the wire: ``"JH"``, ``"9C"``, ``"10D"``, ``"AS"``.
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from matches.belote.scoring import ALL_TRUMPS, SUITS, InvalidDealError, Pair, PerPair
+from belote.scoring.deals import ALL_TRUMPS, SUITS, InvalidBeloteDealError, Pair, PerPair
 
 TRICKS_PER_DEAL = 8
 CARDS_PER_TRICK = 4
@@ -105,7 +105,7 @@ class Trick:
 
 @dataclass(frozen=True, slots=True)
 class TrickCount:
-    """What the tricks tell :class:`~.scoring.Deal`: whists per pair, last trick included, and
+    """What the tricks tell :class:`~.deals.Deal`: whists per pair, last trick included, and
     whether each pair took a trick."""
 
     tricks_whists: PerPair[int]
@@ -125,13 +125,14 @@ def count_tricks(trump: str, tricks: Sequence[Trick]) -> TrickCount:
         whether each pair took any trick.
 
     Raises:
-        InvalidDealError: ``field`` "suit" for an unknown trump; ``field`` "tricks" for a deal that
-            is not eight tricks of four distinct cards of the deck, naming the trick and the card.
+        InvalidBeloteDealError: ``field`` "suit" for an unknown trump; ``field`` "tricks" for a
+            deal that is not eight tricks of four distinct cards of the deck, naming the trick and
+            the card.
     """
     if trump not in (*SUITS, ALL_TRUMPS):
-        raise InvalidDealError("suit", f"trump must be one of S, H, D, C, AT; got {trump!r}")
+        raise InvalidBeloteDealError("suit", f"trump must be one of S, H, D, C, AT; got {trump!r}")
     if len(tricks) != TRICKS_PER_DEAL:
-        raise InvalidDealError("tricks", f"a deal has 8 tricks; got {len(tricks)}")
+        raise InvalidBeloteDealError("tricks", f"a deal has 8 tricks; got {len(tricks)}")
     whists = {Pair.PLAYING: 0, Pair.WHISTING: 0}
     takers: set[Pair] = set()
     played_in: dict[Card, int] = {}
@@ -152,7 +153,7 @@ def _taker(number: int, trick: Trick) -> Pair:
     try:
         return Pair(trick.taken_by)
     except ValueError:
-        raise InvalidDealError(
+        raise InvalidBeloteDealError(
             "tricks",
             f"trick {number}: taken by must be 'playing' or 'whisting'; got {trick.taken_by!r}",
         ) from None
@@ -161,7 +162,7 @@ def _taker(number: int, trick: Trick) -> Pair:
 def _cards(number: int, trick: Trick, played_in: dict[Card, int]) -> list[Card]:
     """The trick's cards, parsed; records them in ``played_in`` (card -> trick number)."""
     if len(trick.cards) != CARDS_PER_TRICK:
-        raise InvalidDealError(
+        raise InvalidBeloteDealError(
             "tricks", f"trick {number}: a trick has 4 cards; got {len(trick.cards)}"
         )
     cards = []
@@ -169,9 +170,9 @@ def _cards(number: int, trick: Trick, played_in: dict[Card, int]) -> list[Card]:
         try:
             card = Card.parse(text)
         except ValueError as error:
-            raise InvalidDealError("tricks", f"trick {number}: {error}") from None
+            raise InvalidBeloteDealError("tricks", f"trick {number}: {error}") from None
         if card in played_in:
-            raise InvalidDealError(
+            raise InvalidBeloteDealError(
                 "tricks", f"trick {number}: {card} was already played in trick {played_in[card]}"
             )
         played_in[card] = number

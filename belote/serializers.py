@@ -1,39 +1,19 @@
 """Wire shapes of the Bazar Belote scorer and score sheets (API.md "Bazar Belote").
 
-Serializers check types only; the rules of a deal (BELOTE_SCORING §1) are checked when the
-scorer's :class:`~matches.belote.Deal` is built, and its ``InvalidDealError`` becomes a 400 naming
-the field (``kort_site.api_errors``).
-
-Decisions where the contract is silent
---------------------------------------
-* **Took-tricks flags.** ``playing_took_tricks`` / ``whisting_took_tricks`` may be left out only
-  for a pair with trick whists: such a pair took a trick, so the flag is true. For a pair with 0
-  trick whists the flag is required, whatever the contract: a trick worth 0 whists still breaks a
-  Kapo (§3) and still keeps the playing pair's constructions (§1), so guessing would be wrong.
-* **Cards instead of whists.** ``tricks`` (the eight tricks with their cards and taker) replaces
-  ``tricks_whists`` and both flags, which are then counted with the card values of §7; giving
-  both forms is a 400. The trump is ``suit``, or all trumps for ``all_trumps`` and
-  ``kapo_all_trumps``. Constructions stay an input in both forms.
+Serializers check shapes and types only. A deal's body becomes the scorer's
+:class:`~belote.scoring.Deal` through :func:`belote.scoring.deal_from_wire`, which applies the
+wire's defaults (the took-tricks flags, cards instead of whists) and the rules of a deal
+(BELOTE_SCORING §1); its ``InvalidBeloteDealError`` becomes a 400 naming the field
+(``kort_site.api_errors``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.belote import (
-    Contract,
-    Deal,
-    InvalidDealError,
-    Pair,
-    PerPair,
-    Trick,
-    count_tricks,
-)
-from matches.belote.scoring import ALL_TRUMPS, SUITS
-from matches.models import BeloteDeal, BelotePair, BeloteProtocol
+from belote.models import BeloteDeal, BelotePair, BeloteProtocol
+from belote.scoring import ALL_TRUMPS, SUITS, Contract, Pair, deal_from_wire
 
 CONSTRUCTIONS_HELP = (
     "Whists of the constructions each pair played, Bella included, a multiple of 10; 0 and 0 if "
@@ -44,7 +24,6 @@ TOOK_TRICKS_HELP = (
     "Whether the {pair} pair took any trick. May be left out when that pair has trick whists "
     "(then true); required when it has 0, since a trick worth 0 whists still counts (§1, §3)."
 )
-_COUNTED_FROM_TRICKS = ("tricks_whists", "playing_took_tricks", "whisting_took_tricks")
 
 
 class PerPairSerializer(serializers.Serializer):
@@ -96,69 +75,6 @@ class DealSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         return {"deal": deal_from_wire(attrs)}
-
-
-def deal_from_wire(attrs: Mapping) -> Deal:
-    """The scorer's deal from a type-checked body, in whists form or in cards form (see the module
-    notes).
-
-    Raises:
-        InvalidDealError: a rule of BELOTE_SCORING §1 is broken, a required flag is missing, the
-            tricks are not a deal, or both forms are given; ``field`` names the wire field.
-    """
-    counted = _counted(attrs)
-    constructions = attrs.get("constructions", {"playing": 0, "whisting": 0})
-    return Deal(
-        contract=Contract(attrs["contract"]),
-        suit=attrs["suit"],
-        number=attrs["number"],
-        kontra=attrs["kontra"],
-        constructions=PerPair(**constructions),
-        **counted,
-    )
-
-
-def _counted(attrs: Mapping) -> dict:
-    """Trick whists and took-tricks flags, as given or counted from the cards."""
-    if "tricks" not in attrs:
-        return _given_tricks_whists(attrs)
-    given = [name for name in _COUNTED_FROM_TRICKS if name in attrs]
-    if given:
-        raise InvalidDealError(
-            "tricks", f"give either tricks or {', '.join(given)}, not both: tricks count them"
-        )
-    contract = Contract(attrs["contract"])
-    trump = ALL_TRUMPS if contract.in_all_trumps else attrs["suit"]
-    tricks = [Trick(tuple(t["cards"]), Pair(t["taken_by"])) for t in attrs["tricks"]]
-    count = count_tricks(trump, tricks)
-    return {
-        "tricks_whists": count.tricks_whists,
-        "playing_took_tricks": count.playing_took_tricks,
-        "whisting_took_tricks": count.whisting_took_tricks,
-    }
-
-
-def _given_tricks_whists(attrs: Mapping) -> dict:
-    if "tricks_whists" not in attrs:
-        raise InvalidDealError("tricks_whists", "tricks_whists is required unless tricks are given")
-    whists = PerPair(**attrs["tricks_whists"])
-    return {
-        "tricks_whists": whists,
-        **{f"{pair}_took_tricks": _took_tricks(attrs, pair, whists[pair]) for pair in Pair},
-    }
-
-
-def _took_tricks(attrs: Mapping, pair: Pair, trick_whists: int) -> bool:
-    field = f"{pair}_took_tricks"
-    if field in attrs:
-        return attrs[field]
-    if trick_whists != 0:
-        return True
-    raise InvalidDealError(
-        field,
-        f"{field} is required when the {pair} pair has 0 trick whists: "
-        "a trick worth 0 whists still counts (BELOTE_SCORING §1, §3)",
-    )
 
 
 class BreakdownSerializer(serializers.Serializer):
@@ -237,7 +153,7 @@ class ProtocolDealSerializer(serializers.ModelSerializer):
 
 class ProtocolSummarySerializer(serializers.ModelSerializer):
     """A score sheet with its running totals and bait counts per column; read from
-    ``belote_selectors.protocols_with_totals``."""
+    ``belote.selectors.protocols_with_totals``."""
 
     pairs = serializers.SerializerMethodField()
     totals = serializers.SerializerMethodField()

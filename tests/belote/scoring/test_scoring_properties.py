@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches.belote import Contract, Deal, InvalidDealError, PerPair, score_deal
+from belote.scoring import Contract, Deal, InvalidBeloteDealError, PerPair, score_deal
 
 SUIT_LETTERS = ["S", "H", "D", "C"]
 # The deck values of BELOTE_SCORING §1, and the base costs of §2, written out again on purpose.
@@ -131,7 +131,7 @@ def test_trick_whists_that_miss_the_deck_value_always_raise(contract_with_suit, 
     contract, suit, deck = contract_with_suit
     if playing + whisting == deck:
         whisting += 1
-    with pytest.raises(InvalidDealError, match=f"must add up to {deck}") as raised:
+    with pytest.raises(InvalidBeloteDealError, match=f"must add up to {deck}") as raised:
         Deal(
             contract=contract,
             suit=suit,

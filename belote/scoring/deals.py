@@ -32,7 +32,7 @@ Decisions where the spec is silent
   of them (and both pairs cannot be without tricks). A pair with 0 trick whists may still have
   taken a trick worth nothing, which breaks a Kapo (§3).
 * **Trick whists are not checked against the card values** (1 whist, for instance, cannot be made
-  from cards); :mod:`matches.belote.cards` counts them from the cards when those are known.
+  from cards); :mod:`belote.scoring.cards` counts them from the cards when those are known.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class PerPair(Generic[T]):
         return self.playing if pair is Pair.PLAYING else self.whisting
 
 
-class InvalidDealError(RuleError):
+class InvalidBeloteDealError(RuleError):
     """A deal that breaks a rule of BELOTE_SCORING §1; ``field`` is the wire field concerned."""
 
 
@@ -120,8 +120,8 @@ class Deal:
     ``constructions`` per pair includes Bella and is a multiple of 10.
 
     Raises:
-        InvalidDealError: on construction, if any rule above is broken; ``field`` names the wire
-            field and the message names the rule.
+        InvalidBeloteDealError: on construction, if any rule above is broken; ``field`` names the
+            wire field and the message names the rule.
     """
 
     contract: Contract
@@ -256,7 +256,7 @@ def _parse_contract(contract: object) -> Contract:
         return Contract(contract)
     except ValueError:
         known = ", ".join(c.value for c in Contract)
-        raise InvalidDealError(
+        raise InvalidBeloteDealError(
             "contract", f"contract must be one of {known}; got {contract!r}"
         ) from None
 
@@ -264,11 +264,13 @@ def _parse_contract(contract: object) -> Contract:
 def _check_suit(contract: Contract, suit: object) -> None:
     if contract.in_all_trumps:
         if suit is not None:
-            raise InvalidDealError("suit", f"suit must be absent for {contract}; got {suit!r}")
+            raise InvalidBeloteDealError(
+                "suit", f"suit must be absent for {contract}; got {suit!r}"
+            )
         return
     allowed = (*SUITS, ALL_TRUMPS) if contract is Contract.KAPO_FROM_HAND else SUITS
     if suit not in allowed:
-        raise InvalidDealError(
+        raise InvalidBeloteDealError(
             "suit", f"suit must be one of {', '.join(allowed)} for {contract}; got {suit!r}"
         )
 
@@ -277,10 +279,10 @@ def _check_int(
     field: str, name: str, value: object, *, minimum: int, maximum: int | None = None
 ) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidDealError(field, f"{name} must be an integer; got {value!r}")
+        raise InvalidBeloteDealError(field, f"{name} must be an integer; got {value!r}")
     if value < minimum or (maximum is not None and value > maximum):
         bounds = f"at least {minimum}" if maximum is None else f"between {minimum} and {maximum}"
-        raise InvalidDealError(field, f"{name} must be {bounds}; got {value}")
+        raise InvalidBeloteDealError(field, f"{name} must be {bounds}; got {value}")
 
 
 def _check_tricks_whists(deal: Deal) -> None:
@@ -288,7 +290,7 @@ def _check_tricks_whists(deal: Deal) -> None:
         _check_int("tricks_whists", f"{pair} trick whists", deal.tricks_whists[pair], minimum=0)
     total = deal.tricks_whists.playing + deal.tricks_whists.whisting
     if total != deal.deck_whists:
-        raise InvalidDealError(
+        raise InvalidBeloteDealError(
             "tricks_whists",
             f"trick whists must add up to {deal.deck_whists} for {_deck_name(deal)}; got {total}",
         )
@@ -309,7 +311,7 @@ def _check_constructions(constructions: PerPair[int]) -> None:
             maximum=MAX_CONSTRUCTION_WHISTS,
         )
         if whists % 10:
-            raise InvalidDealError(
+            raise InvalidBeloteDealError(
                 "constructions",
                 f"{pair} construction whists must be a multiple of 10; got {whists}",
             )
@@ -320,9 +322,9 @@ def _check_took_tricks(deal: Deal) -> None:
         field = f"{pair}_took_tricks"
         took = deal.took_tricks(pair)
         if not isinstance(took, bool):
-            raise InvalidDealError(field, f"{field} must be true or false; got {took!r}")
+            raise InvalidBeloteDealError(field, f"{field} must be true or false; got {took!r}")
         if not took and deal.tricks_whists[pair]:
-            raise InvalidDealError(
+            raise InvalidBeloteDealError(
                 field,
                 f"a pair that took no trick has 0 trick whists; "
                 f"the {pair} pair has {deal.tricks_whists[pair]}",

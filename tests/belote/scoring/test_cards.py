@@ -4,11 +4,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches.belote import (
+from belote.scoring import (
     Card,
     Contract,
     Deal,
-    InvalidDealError,
+    InvalidBeloteDealError,
     Pair,
     PerPair,
     Rank,
@@ -143,12 +143,14 @@ def with_trick(number, trick):
     ],
 )
 def test_bad_tricks_name_the_trick_and_the_card(tricks, phrase):
-    with pytest.raises(InvalidDealError, match=phrase) as raised:
+    with pytest.raises(InvalidBeloteDealError, match=phrase) as raised:
         count_tricks("H", tricks)
     assert raised.value.field == "tricks"
 
 
 def test_unknown_trump_is_rejected():
-    with pytest.raises(InvalidDealError, match="trump must be one of S, H, D, C, AT; got 'N'") as e:
+    with pytest.raises(
+        InvalidBeloteDealError, match="trump must be one of S, H, D, C, AT; got 'N'"
+    ) as e:
         count_tricks("N", tricks_of(DECK, BY_RANK_TAKERS))
     assert e.value.field == "suit"

@@ -6,10 +6,10 @@ import threading
 import pytest
 from django.db import connection
 
-from matches import belote_services
-from matches.belote import Contract, Deal, PerPair
-from matches.models import BeloteDeal, BeloteProtocol
-from tests.matches.belote.examples import (
+from belote import services
+from belote.models import BeloteDeal, BeloteProtocol
+from belote.scoring import Contract, Deal, PerPair
+from tests.belote.examples import (
     EXAMPLE_1,
     EXAMPLE_2,
     EXAMPLE_2_SCORE,
@@ -202,7 +202,7 @@ def test_concurrent_deals_are_all_kept_and_numbered_in_turn():
     def add():
         try:
             start.wait()
-            belote_services.deal_add(protocol_id=sheet.pk, playing_pair="pair_1", deal=deal)
+            services.deal_add(protocol_id=sheet.pk, playing_pair="pair_1", deal=deal)
         finally:
             connection.close()
 

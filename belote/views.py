@@ -5,15 +5,13 @@ sheet and adding deals need a service key (``Authorization: Api-Key <key>``)."""
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from domain.ids import ID_PATTERN
-from matches import belote_selectors, belote_services
-from matches.belote import score_deal
-from matches.belote_serializers import (
+from belote import selectors, services
+from belote.scoring import score_deal
+from belote.serializers import (
     DealAddSerializer,
     DealScoreSerializer,
     DealSerializer,
@@ -21,7 +19,7 @@ from matches.belote_serializers import (
     ProtocolSerializer,
     ProtocolSummarySerializer,
 )
-from matches.models import BeloteProtocol
+from domain.ids import ID_PATTERN
 from ranking.auth import IsServiceKey
 
 
@@ -55,8 +53,8 @@ class BeloteProtocolViewSet(
 
     def get_queryset(self):
         if self.action == "list":
-            return belote_selectors.protocols_with_totals()
-        return belote_selectors.protocol_with_deals()
+            return selectors.protocols_with_totals()
+        return selectors.protocol_with_deals()
 
     def get_serializer_class(self):
         return ProtocolSummarySerializer if self.action == "list" else ProtocolSerializer
@@ -70,7 +68,7 @@ class BeloteProtocolViewSet(
     def create(self, request):
         given = ProtocolCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        protocol = belote_services.protocol_create(
+        protocol = services.protocol_create(
             service_key=request.auth, pairs=given.validated_data["pairs"]
         )
         return self._sheet(protocol.pk, status.HTTP_201_CREATED)
@@ -81,12 +79,9 @@ class BeloteProtocolViewSet(
         """Score a deal and add it to the sheet as its next deal; answers with the whole sheet."""
         given = DealAddSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        try:
-            belote_services.deal_add(protocol_id=int(pk), **given.validated_data)
-        except BeloteProtocol.DoesNotExist:
-            raise NotFound("no such protocol") from None
+        services.deal_add(protocol_id=int(pk), **given.validated_data)
         return self._sheet(int(pk), status.HTTP_201_CREATED)
 
     def _sheet(self, protocol_id: int, status_code: int) -> Response:
-        protocol = belote_selectors.protocol_with_deals().get(pk=protocol_id)
+        protocol = selectors.protocol_with_deals().get(pk=protocol_id)
         return Response(ProtocolSerializer(protocol).data, status=status_code)

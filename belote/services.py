@@ -11,8 +11,9 @@ import dataclasses
 
 from django.db import transaction
 
-from matches.belote import Deal, score_deal
-from matches.models import BeloteDeal, BelotePair, BeloteProtocol
+from belote.models import BeloteDeal, BelotePair, BeloteProtocol
+from belote.scoring import Deal, score_deal
+from domain.errors import NotFound
 
 
 def protocol_create(*, service_key, pairs: dict[str, str]) -> BeloteProtocol:
@@ -30,11 +31,14 @@ def deal_add(*, protocol_id: int, playing_pair: str, deal: Deal) -> BeloteDeal:
     the stored deal, numbered from 1.
 
     Raises:
-        BeloteProtocol.DoesNotExist: no such protocol.
+        NotFound: no such protocol.
     """
     score = score_deal(deal)
     with transaction.atomic():
-        protocol = BeloteProtocol.objects.select_for_update().get(pk=protocol_id)
+        try:
+            protocol = BeloteProtocol.objects.select_for_update().get(pk=protocol_id)
+        except BeloteProtocol.DoesNotExist:
+            raise NotFound("no such protocol") from None
         return BeloteDeal.objects.create(
             protocol=protocol,
             number=protocol.deals.count() + 1,

@@ -3,7 +3,7 @@ cards form, the took-tricks flags, and every kind of bad input as a 400 naming t
 
 import pytest
 
-from tests.matches.belote.examples import (
+from tests.belote.examples import (
     EXAMPLE_1,
     EXAMPLE_1_SCORE,
     EXAMPLE_2,

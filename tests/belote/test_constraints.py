@@ -4,9 +4,9 @@ it."""
 import pytest
 from django.db import IntegrityError
 
-from matches import belote_services
-from matches.belote import Contract, Deal, PerPair
-from matches.models import BeloteDeal, BeloteProtocol
+from belote import services
+from belote.models import BeloteDeal, BeloteProtocol
+from belote.scoring import Contract, Deal, PerPair
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ def test_a_deal_that_breaks_a_rule_cannot_be_stored(db, change):
         playing_took_tricks=True,
         whisting_took_tricks=True,
     )
-    stored = belote_services.deal_add(protocol_id=sheet.pk, playing_pair="pair_1", deal=deal)
+    stored = services.deal_add(protocol_id=sheet.pk, playing_pair="pair_1", deal=deal)
     with pytest.raises(IntegrityError):
         BeloteDeal.objects.filter(pk=stored.pk).update(**change)
 

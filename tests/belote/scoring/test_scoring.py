@@ -2,11 +2,11 @@
 
 import pytest
 
-from matches.belote import (
+from belote.scoring import (
     Breakdown,
     Contract,
     Deal,
-    InvalidDealError,
+    InvalidBeloteDealError,
     Pair,
     PerPair,
     round10,
@@ -419,7 +419,7 @@ def test_whisting_pair_without_tricks_keeps_its_constructions():
     ],
 )
 def test_invalid_deal_names_the_field_and_the_rule(overrides, field, phrase):
-    with pytest.raises(InvalidDealError, match=phrase) as raised:
+    with pytest.raises(InvalidBeloteDealError, match=phrase) as raised:
         make_deal(**overrides)
     assert raised.value.field == field
 
