@@ -8,7 +8,8 @@ changes stand (API.md "Leaderboard").
 from django.contrib import admin
 
 from matches.models import BeloteDeal, BeloteProtocol, Match, MatchStatus, Round, Seat
-from ranking.admin import CupChangeInline, ReadOnlyAdminMixin
+from players.admin import ReadOnlyAdminMixin
+from ranking.admin import CupChangeInline
 
 # --- KORT matches: read-only, written by game servers through the API --------------------------
 

@@ -22,7 +22,7 @@ from matches.belote_serializers import (
     ProtocolSummarySerializer,
 )
 from matches.models import BeloteProtocol
-from ranking.auth import IsServiceKey
+from players.auth import IsServiceKey
 
 
 class BeloteScoreView(APIView):

@@ -30,7 +30,7 @@ from matches.models import BavanVote, Match, MatchStatus, Round, RoundStatus, Se
 from matches.records import PLAY_REQUIRED, ReplayedReport, canonical_play, replay_report
 from matches.rounds import round_finish
 from matches.votes import LIVE_VOTE, vote_open, vote_settle
-from ranking.models import Player
+from players.models import Player
 
 
 def match_create(

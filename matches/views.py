@@ -18,8 +18,8 @@ from matches.serializers import (
     RoundReportedSerializer,
     RoundReportSerializer,
 )
-from ranking.auth import IsServiceKey
-from ranking.models import Player
+from players.auth import IsServiceKey
+from players.models import Player
 
 
 class MatchFilter(django_filters.FilterSet):

@@ -19,7 +19,7 @@ from matches.serializers import (
     VoteCastSerializer,
 )
 from matches.views import round_answer
-from ranking.auth import IsPlayer, IsServiceKey
+from players.auth import IsPlayer, IsServiceKey
 
 
 class BavanVoteView(APIView):

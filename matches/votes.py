@@ -49,7 +49,7 @@ from matches.models import (
 )
 from matches.records import canonical_play, check_continues, replay_report
 from matches.rounds import round_finish
-from ranking.models import Player
+from players.models import Player
 
 LIVE_VOTE = "vote"
 """The ``bavan`` value of a round report that opens a live vote at 7:0."""

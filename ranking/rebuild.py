@@ -25,7 +25,8 @@ from django.db.models import QuerySet
 
 from matches.kort.rules import StatsLine, Team, match_cups, match_stats
 from matches.models import Match, MatchStatus
-from ranking.models import CupChange, Player
+from players.models import Player
+from ranking.models import CupChange
 from stats.models import PlayerStats
 from stats.services import stats_values
 

@@ -6,7 +6,7 @@ Ranks are 1, 2, 3, ... with no shared ranks, the same in every endpoint.
 
 from django.db.models import Q, QuerySet
 
-from ranking.models import Player
+from players.models import Player
 
 MAX_RADIUS = 50
 

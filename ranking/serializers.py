@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from ranking.models import Player
+from players.models import Player
 from ranking.selectors import player_rank
 
 

@@ -9,9 +9,10 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from domain.ids import ID_PATTERN
-from ranking import selectors, services
-from ranking.auth import IsServiceKey
-from ranking.models import Player
+from players import services
+from players.auth import IsServiceKey
+from players.models import Player
+from ranking import selectors
 from ranking.serializers import LeaderboardRowSerializer, PlayerSerializer, TokenSerializer
 
 
