@@ -5,7 +5,10 @@ from celery import shared_task
 from ranking.services import match_finalize
 
 
-@shared_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+@shared_task(
+    name="ranking.finalize_match", autoretry_for=(Exception,), retry_backoff=True, max_retries=5
+)
 def finalize_match(match_id: int) -> bool:
-    """Finalize a completed match; a second run changes nothing (see ``match_finalize``)."""
+    """Finalize a completed match; a second run changes nothing (see ``match_finalize``).
+    Queued by name (``ranking.finalize_match``) when a match is completed."""
     return match_finalize(match_id)
