@@ -6,6 +6,11 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+LEADERBOARD_ORDER = ("-cups", "cups_changed_at", "id")
+"""The leaderboard's order (API.md "Leaderboard"), as ``order_by`` field names: more cups
+first, then who reached their total earlier, then the older player. The index of that name,
+the leaderboard's rows and every rank derive from it."""
+
 
 class Player(models.Model):
     """A seat-holder of the ladder. Humans may log in (a linked user, a player token); bots
@@ -48,9 +53,7 @@ class Player(models.Model):
                 condition=Q(best_cups__gte=models.F("cups")), name="best_cups_is_best"
             ),
         ]
-        indexes = [
-            models.Index(fields=["-cups", "cups_changed_at", "id"], name="leaderboard_order")
-        ]
+        indexes = [models.Index(fields=LEADERBOARD_ORDER, name="leaderboard_order")]
 
     def __str__(self):
         return self.username
