@@ -12,9 +12,9 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from matches.kort.rules import Team, match_cups, match_stats
 from matches.models import Match, MatchStatus
 from players.models import Player
+from ranking.effects import match_effect
 from ranking.models import CupChange
 from stats.services import stats_add
 
@@ -30,28 +30,18 @@ def match_finalize(match_id: int) -> bool:
         )
         if not claimed:
             return False
-        match = Match.objects.get(pk=match_id)
-        results = [r.result for r in match.rounds.order_by("number")]
-        winner = Team(match.winner)
-        humans = _human_seats(match)
+        match = Match.objects.prefetch_related("rounds", "seats__player").get(pk=match_id)
+        effects = match_effect(match)
         # The time is taken once the players' rows are locked, so matches sharing a player are
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
-        _lock_players([player_id for player_id, _ in humans])
+        _lock_players(list(effects))
         now = timezone.now()
         if match.is_ranked:
-            cups = match_cups(results, winner, match.wins)
-            _cups_apply(match, {player_id: cups[team] for player_id, team in humans}, now)
-        for team in Team:
-            team_players = [player_id for player_id, t in humans if t is team]
-            stats_add(team_players, match_stats(results, winner, team))
+            _cups_apply(match, {pid: effect.cups for pid, effect in effects.items()}, now)
+        for player_id, effect in effects.items():
+            stats_add([player_id], effect.stats)
         Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
-
-
-def _human_seats(match: Match) -> list[tuple[int, Team]]:
-    """(player id, team) of the match's human players, ordered by player id (lock order)."""
-    seats = match.seats.select_related("player").order_by("player_id")
-    return [(s.player_id, s.team) for s in seats if not s.player.is_bot]
 
 
 def _lock_players(player_ids: list[int]) -> None:
