@@ -1,17 +1,20 @@
 """Test fixtures shared by the whole suite: a service key, a fixed cast of four players (team A
 = seats 0 and 2, team B = seats 1 and 3) and API clients that run on-commit callbacks, so the
-finalization task runs as it does in production (in-process unless a test asks for a worker).
+finalization task runs as it does in production (in-process unless a test asks for a worker);
+for the admins, a staff client and a finalized ranked match.
 """
 
 import os
 
 import pytest
+from django.contrib.auth import get_user_model
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 from rest_framework_api_key.models import APIKey
 
 from kort_site.celery import app as celery_app
-from ranking.services import player_create
+from matches.models import Match
+from players.services import player_create
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -112,3 +115,26 @@ def cast(db):
         player_create(username=name.lower(), display_name=name)
         for name in ("Amir", "Bita", "Cyrus", "Dara")
     ]
+
+
+@pytest.fixture
+def staff(client, db):
+    """A Django test client logged in to the admin as a superuser."""
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
+    client.force_login(admin)
+    return client
+
+
+@pytest.fixture
+def finalized_ranked(service, cast):
+    """A ranked match won 3:0 by team A with three plain wins, finalized."""
+    ids = [p.id for p in cast]
+    match_id = service.post(
+        "/api/v1/matches/", {"mode": "ranked", "seats": ids, "first_trump_seat": 0}
+    ).data["id"]
+    for number in (1, 2, 3):
+        service.post(
+            f"/api/v1/matches/{match_id}/rounds/",
+            {"number": number, "trump_seat": 0, "tricks": {"A": 7, "B": 2}},
+        )
+    return Match.objects.get(pk=match_id)

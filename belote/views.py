@@ -20,7 +20,7 @@ from belote.serializers import (
     ProtocolSummarySerializer,
 )
 from domain.ids import ID_PATTERN
-from ranking.auth import IsServiceKey
+from players.auth import IsServiceKey
 
 
 class BeloteScoreView(APIView):

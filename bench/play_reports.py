@@ -46,7 +46,7 @@ from matches.kort.rules import (  # noqa: E402
     match_winner,
     next_trump_seat,
 )
-from ranking.services import player_create  # noqa: E402
+from players.services import player_create  # noqa: E402
 
 ROOM_TARGET = TARGET_WINS[Mode.ROOM]
 

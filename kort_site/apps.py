@@ -7,3 +7,8 @@ class KortSiteConfig(AppConfig):
 
     def ready(self):
         from kort_site import checks  # noqa: F401  (registers the deploy checks)
+        from kort_site.celery import app
+
+        # Every app's tasks are registered in every process, so a task queued by its name
+        # (as matches queue the ladder's finalization) runs in-process when tasks are eager.
+        app.autodiscover_tasks(force=True)

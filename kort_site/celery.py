@@ -1,5 +1,6 @@
-"""The Celery app: settings come from Django's ``CELERY_`` namespace (see settings.py).
-A worker refuses to start with debug off and no real secret key."""
+"""The Celery app: settings come from Django's ``CELERY_`` namespace (see settings.py). The
+apps' tasks are registered when Django is set up (``kort_site.apps``), in the worker as in the
+web service. A worker refuses to start with debug off and no real secret key."""
 
 import os
 
@@ -10,7 +11,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kort_site.settings")
 
 app = Celery("kort_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
 
 
 @worker_init.connect

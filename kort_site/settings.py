@@ -53,10 +53,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "kort_site",
-    "ranking",
+    "players",
     "matches",
     "belote",
     "stats",
+    "ranking",
 ]
 
 MIDDLEWARE = [
@@ -116,8 +117,8 @@ warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "ranking.auth.PlayerTokenAuthentication",
-        "ranking.auth.ServiceKeyAuthentication",
+        "players.auth.PlayerTokenAuthentication",
+        "players.auth.ServiceKeyAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

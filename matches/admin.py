@@ -1,14 +1,14 @@
 """Admin of the matches app: KORT matches.
 
-A match is a read-only view with its seats, rounds and cup changes: matches are written
-only by game servers through the API, and a finalized ranked match is never deleted, its cup
-changes stand (API.md "Leaderboard").
+A KORT match is a read-only view with its seats and rounds (the ladder's admin adds its cup
+changes): matches are written only by game servers through the API, and a finalized ranked match
+is never deleted, its cup changes stand (API.md "Leaderboard").
 """
 
 from django.contrib import admin
 
 from matches.models import Match, MatchStatus, Round, Seat
-from ranking.admin import CupChangeInline, ReadOnlyAdminMixin
+from players.admin import ReadOnlyAdminMixin
 
 
 class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -38,7 +38,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "mode", "status", "wins", "winner", "created_at", "finalized_at"]
     list_filter = ["mode", "status"]
     search_fields = ["external_id", "seats__player__username"]
-    inlines = [SeatInline, RoundInline, CupChangeInline]
+    inlines = [SeatInline, RoundInline]
 
     @admin.display(description="wins (A:B)")
     def wins(self, match: Match) -> str:

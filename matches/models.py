@@ -95,7 +95,7 @@ class Seat(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
-    player = models.ForeignKey("ranking.Player", on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="seats")
     left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

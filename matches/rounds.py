@@ -5,6 +5,7 @@ a live vote all pass through :func:`round_finish`.
 
 from __future__ import annotations
 
+from celery import signature
 from django.db import transaction
 from django.utils import timezone
 
@@ -17,7 +18,10 @@ from matches.kort.rules import (
     round_outcome,
 )
 from matches.models import Match, MatchStatus, Round, RoundStatus
-from ranking.tasks import finalize_match
+
+finalize_match = signature("ranking.finalize_match")
+"""The ladder's finalization task (``ranking.tasks.finalize_match``), queued by its name: the
+ladder builds on matches, so matches do not import it. It runs in-process when tasks are eager."""
 
 
 def round_finish(match: Match, round_: Round, decision: BavanDecision | None) -> RoundResult:

@@ -32,7 +32,7 @@ from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import PLAY_REQUIRED, ReplayedReport, canonical_play, replay_report
 from matches.reports import TRICKS_REQUIRED, RoundReport
 from matches.rounds import round_finish
-from ranking.models import Player
+from players.models import Player
 
 
 def match_create(

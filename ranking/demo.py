@@ -33,8 +33,8 @@ from matches.kort.rules import (
 )
 from matches.reports import RoundReport
 from matches.services import match_create
-from ranking.models import Player
-from ranking.services import player_create
+from players.models import Player
+from players.services import player_create
 
 SEED = 1404
 DEMO_KEY_NAME = "demo"

@@ -1,59 +1,8 @@
-"""Players and the cups ledger (KORT_RULES §7, API.md "Players" and "Leaderboard")."""
+"""The cups ledger (KORT_RULES §7, API.md "Leaderboard")."""
 
-from django.conf import settings
-from django.core.validators import RegexValidator
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Lower
 
-
-class Player(models.Model):
-    """A seat-holder of the ladder. Humans may log in (a linked user, a player token); bots
-    cannot. ``cups`` is the sum of the player's ledger rows; ``cups_changed_at`` is the
-    finalization time of their last ranked match (the leaderboard's tie-break)."""
-
-    username = models.CharField(
-        max_length=40,
-        unique=True,
-        validators=[RegexValidator(r"^[A-Za-z0-9_.-]+$", "letters, digits, '_', '.', '-' only")],
-    )
-    display_name = models.CharField(max_length=80)
-    is_bot = models.BooleanField(default=False)
-    is_banned = models.BooleanField(
-        default=False,
-        help_text="Banned players cannot join new matches and are off the leaderboard.",
-    )
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="player",
-        help_text="The login of a human player; bots have none.",
-    )
-    cups = models.IntegerField(default=0, editable=False)
-    best_cups = models.IntegerField(default=0, editable=False)
-    cups_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(is_bot=False) | Q(user__isnull=True), name="bot_has_no_login"
-            ),
-            models.CheckConstraint(condition=Q(best_cups__gte=0), name="best_cups_not_negative"),
-            models.UniqueConstraint(Lower("username"), name="username_unique_ignoring_case"),
-            models.CheckConstraint(
-                condition=Q(best_cups__gte=models.F("cups")), name="best_cups_is_best"
-            ),
-        ]
-        indexes = [
-            models.Index(fields=["-cups", "cups_changed_at", "id"], name="leaderboard_order")
-        ]
-
-    def __str__(self):
-        return self.username
+from players.models import Player
 
 
 class CupChange(models.Model):

@@ -2,10 +2,8 @@
 
 Finalization folds each match into the players' cups, ledger rows and statistics as it happens.
 This module replays the same fold over the history: every finalized match in finalization
-order (``finalized_at``, then id), its rounds as ``Round.result`` through the rules module's
-``match_cups`` and ``match_stats``, the functions finalization uses. It trusts what was
-stored per round and per match (outcome, winner, wins), as finalization did; bots get neither
-cups nor statistics, as in finalization.
+order (``finalized_at``, then id), each through ``ranking.effects.match_effect``, the step
+finalization applies, whose effects it adds up.
 
 Recomputed per player: ``cups`` (the sum of their ledger deltas), ``best_cups`` (the running
 maximum, starting at 0), ``cups_changed_at`` (the finalization time of their last ranked
@@ -23,9 +21,11 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import QuerySet
 
-from matches.kort.rules import StatsLine, Team, match_cups, match_stats
+from matches.kort.rules import StatsLine
 from matches.models import Match, MatchStatus
-from ranking.models import CupChange, Player
+from players.models import Player
+from ranking.effects import match_effect
+from ranking.models import CupChange
 from stats.models import PlayerStats
 from stats.services import stats_values
 
@@ -97,22 +97,16 @@ def ladder_replay(matches: Iterable[Match]) -> Replay:
 
 
 def _match_replay(replay: Replay, match: Match) -> None:
-    results = [r.result for r in sorted(match.rounds.all(), key=lambda r: r.number)]
-    winner = Team(match.winner)
-    cups = match_cups(results, winner, match.wins) if match.is_ranked else None
-    lines = {team: match_stats(results, winner, team) for team in Team}
-    for seat in match.seats.all():
-        if seat.player.is_bot:
+    for player_id, effect in match_effect(match).items():
+        totals = replay.players[player_id]
+        totals.stats = totals.stats + effect.stats
+        if effect.cups is None:
             continue
-        totals = replay.players[seat.player_id]
-        totals.stats = totals.stats + lines[seat.team]
-        if cups is None:
-            continue
-        totals.cups += cups[seat.team]
+        totals.cups += effect.cups
         totals.best_cups = max(totals.best_cups, totals.cups)
         totals.cups_changed_at = match.finalized_at
-        replay.ledger[(match.pk, seat.player_id)] = {
-            "delta": cups[seat.team],
+        replay.ledger[(match.pk, player_id)] = {
+            "delta": effect.cups,
             "created_at": match.finalized_at,
         }
 

@@ -1,41 +1,69 @@
-"""Reads of the ladder: the leaderboard order and ranks (API.md "Leaderboard").
+"""Reads of the ladder: the leaderboard and ranks (API.md "Leaderboard").
 
-Order: cups descending, then who reached their total earlier (``cups_changed_at``), then id.
-Ranks are 1, 2, 3, ... with no shared ranks, the same in every endpoint.
+Order: ``players.models.LEADERBOARD_ORDER`` (cups descending, then who reached their total
+earlier, then id). Ranks are 1, 2, 3, ... with no shared ranks, the same in every endpoint:
+every rank shown is numbered by :func:`ranked`.
 """
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from django.db.models import Q, QuerySet
 
-from ranking.models import Player
+from players.models import LEADERBOARD_ORDER, Player
 
 MAX_RADIUS = 50
+
+
+class RankedPlayer(NamedTuple):
+    """A leaderboard row: the player and their 1-based rank."""
+
+    rank: int
+    player: Player
 
 
 def leaderboard_queryset() -> QuerySet[Player]:
     """Humans with at least one finalized ranked match and no ban, in leaderboard order."""
     return Player.objects.filter(
         is_bot=False, is_banned=False, cups_changed_at__isnull=False
-    ).order_by("-cups", "cups_changed_at", "id")
+    ).order_by(*LEADERBOARD_ORDER)
+
+
+def ranked(rows: Iterable[Player], ahead: int) -> list[RankedPlayer]:
+    """Rank consecutive leaderboard rows, the first of which has ``ahead`` players before it:
+    a rank is 1 + the number of players ahead, so no two players share one."""
+    return [RankedPlayer(rank, player) for rank, player in enumerate(rows, start=ahead + 1)]
 
 
 def player_rank(player: Player) -> int | None:
     """The player's 1-based leaderboard rank, or None when they are not on the leaderboard."""
     if player.is_bot or player.is_banned or player.cups_changed_at is None:
         return None
-    ahead = leaderboard_queryset().filter(
-        Q(cups__gt=player.cups)
-        | Q(cups=player.cups, cups_changed_at__lt=player.cups_changed_at)
-        | Q(cups=player.cups, cups_changed_at=player.cups_changed_at, id__lt=player.id)
-    )
-    return ahead.count() + 1
+    ahead = leaderboard_queryset().filter(_ahead_of(player)).count()
+    ((rank, _),) = ranked([player], ahead)
+    return rank
 
 
-def leaderboard_around(player: Player, radius: int) -> list[tuple[int, Player]] | None:
-    """``(rank, player)`` rows from ``radius`` above the player to ``radius`` below (fewer at
-    the edges), or None when the player is not on the leaderboard."""
+def leaderboard_around(player: Player, radius: int) -> list[RankedPlayer] | None:
+    """The rows from ``radius`` above the player to ``radius`` below (fewer at the edges), or
+    None when the player is not on the leaderboard."""
     rank = player_rank(player)
     if rank is None:
         return None
-    first = max(1, rank - radius)
-    rows = leaderboard_queryset()[first - 1 : rank + radius]
-    return list(enumerate(rows, start=first))
+    ahead = max(0, rank - 1 - radius)
+    return ranked(leaderboard_queryset()[ahead : rank + radius], ahead)
+
+
+def _ahead_of(player: Player) -> Q:
+    """Players before ``player`` in ``LEADERBOARD_ORDER``: better on the first field that
+    differs, equal on all the fields before it."""
+    ahead, tied = Q(), Q()
+    for name in LEADERBOARD_ORDER:
+        field = name.removeprefix("-")
+        better = "gt" if name.startswith("-") else "lt"
+        value = getattr(player, field)
+        ahead |= tied & Q(**{f"{field}__{better}": value})
+        tied &= Q(**{field: value})
+    return ahead

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from ranking.models import Player
+from players.models import Player
 from ranking.selectors import player_rank
 
 
@@ -20,12 +20,13 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class LeaderboardRowSerializer(serializers.Serializer):
+    # Serializes a ``selectors.RankedPlayer``.
     rank = serializers.IntegerField()
     player = serializers.SerializerMethodField()
     cups = serializers.IntegerField(source="player.cups")
 
     def get_player(self, row) -> dict:
-        player = row["player"]
+        player = row.player
         return {"id": player.id, "username": player.username, "display_name": player.display_name}
 
 

@@ -1,4 +1,4 @@
-"""Writes of the ladder: players, player tokens and match finalization (KORT_RULES §7, §8).
+"""Writes of the ladder: match finalization (KORT_RULES §7, §8).
 
 Finalization applies a match's cups exactly once: it claims the match with a conditional
 ``UPDATE ... WHERE status = 'completed'`` and proceeds only if that changed one row, and the
@@ -7,76 +7,16 @@ ledger's unique (match, player) row backs the same guarantee in the database.
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
-from domain.errors import RuleError
-from matches.kort.rules import Team, match_cups, match_stats
 from matches.models import Match, MatchStatus
-from ranking.models import CupChange, Player
-from stats.models import PlayerStats
+from players.models import Player
+from ranking.effects import match_effect
+from ranking.models import CupChange
 from stats.services import stats_add
-
-
-class BotLoginError(RuleError):
-    """Bots cannot log in, so they get no player token."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("player", message)
-
-
-def player_create(*, username: str, display_name: str = "", is_bot: bool = False) -> Player:
-    """Create a player with empty statistics; a human also gets a login (a user with no
-    password, reached through player tokens).
-
-    Raises:
-        RuleError: the username is taken, ignoring case (field ``username``).
-    """
-    if Player.objects.filter(username__iexact=username).exists():
-        raise RuleError(
-            "username", f"a player named {username!r} exists already (names ignore case)"
-        )
-    with transaction.atomic():
-        user = None
-        if not is_bot:
-            user = _login_create(username)
-        player = Player.objects.create(
-            username=username, display_name=display_name or username, is_bot=is_bot, user=user
-        )
-        PlayerStats.objects.create(player=player)
-    return player
-
-
-def _login_create(username: str):
-    """The login user of a human player (no password: players act through tokens).
-
-    Raises:
-        RuleError: a login with that name exists already (field ``username``).
-    """
-    login = f"player.{username}"
-    users = get_user_model().objects
-    if users.filter(username__iexact=login).exists():
-        raise RuleError("username", f"the username {username!r} is already taken")
-    user = users.model(username=login)
-    user.set_unusable_password()
-    user.save()
-    return user
-
-
-def player_token(player: Player) -> str:
-    """The player's API token (``Authorization: Token <key>``), created on first request.
-
-    Raises:
-        BotLoginError: the player is a bot.
-    """
-    if player.user_id is None:
-        raise BotLoginError(f"player {player.pk} is a bot; bots cannot log in")
-    token, _ = Token.objects.get_or_create(user_id=player.user_id)
-    return token.key
 
 
 def match_finalize(match_id: int) -> bool:
@@ -90,28 +30,18 @@ def match_finalize(match_id: int) -> bool:
         )
         if not claimed:
             return False
-        match = Match.objects.get(pk=match_id)
-        results = [r.result for r in match.rounds.order_by("number")]
-        winner = Team(match.winner)
-        humans = _human_seats(match)
+        match = Match.objects.prefetch_related("rounds", "seats__player").get(pk=match_id)
+        effects = match_effect(match)
         # The time is taken once the players' rows are locked, so matches sharing a player are
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
-        _lock_players([player_id for player_id, _ in humans])
+        _lock_players(list(effects))
         now = timezone.now()
         if match.is_ranked:
-            cups = match_cups(results, winner, match.wins)
-            _cups_apply(match, {player_id: cups[team] for player_id, team in humans}, now)
-        for team in Team:
-            team_players = [player_id for player_id, t in humans if t is team]
-            stats_add(team_players, match_stats(results, winner, team))
+            _cups_apply(match, {pid: effect.cups for pid, effect in effects.items()}, now)
+        for player_id, effect in effects.items():
+            stats_add([player_id], effect.stats)
         Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
-
-
-def _human_seats(match: Match) -> list[tuple[int, Team]]:
-    """(player id, team) of the match's human players, ordered by player id (lock order)."""
-    seats = match.seats.select_related("player").order_by("player_id")
-    return [(s.player_id, s.team) for s in seats if not s.player.is_bot]
 
 
 def _lock_players(player_ids: list[int]) -> None:

@@ -9,9 +9,10 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from domain.ids import ID_PATTERN
-from ranking import selectors, services
-from ranking.auth import IsServiceKey
-from ranking.models import Player
+from players import services
+from players.auth import IsServiceKey
+from players.models import Player
+from ranking import selectors
 from ranking.serializers import LeaderboardRowSerializer, PlayerSerializer, TokenSerializer
 
 
@@ -58,8 +59,7 @@ class LeaderboardView(generics.GenericAPIView):
 
     def get(self, request):
         page = self.paginate_queryset(selectors.leaderboard_queryset())
-        first = self.paginator.offset + 1
-        rows = [{"rank": rank, "player": p} for rank, p in enumerate(page, start=first)]
+        rows = selectors.ranked(page, ahead=self.paginator.offset)
         return self.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)
 
 
@@ -84,5 +84,4 @@ class LeaderboardAroundView(generics.GenericAPIView):
         rows = player and selectors.leaderboard_around(player, query.validated_data["radius"])
         if rows is None:
             raise NotFound(f"player {player_id} is not on the leaderboard")
-        body = [{"rank": rank, "player": p} for rank, p in rows]
-        return Response({"results": LeaderboardRowSerializer(body, many=True).data})
+        return Response({"results": LeaderboardRowSerializer(rows, many=True).data})

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from ranking.admin import ReadOnlyAdminMixin
+from players.admin import ReadOnlyAdminMixin
 from stats.models import PlayerStats
 
 

@@ -22,7 +22,7 @@ OUTCOME_FIELDS = {
 
 class PlayerStats(models.Model):
     player = models.OneToOneField(
-        "ranking.Player", on_delete=models.CASCADE, primary_key=True, related_name="stats"
+        "players.Player", on_delete=models.CASCADE, primary_key=True, related_name="stats"
     )
     matches_played = models.PositiveIntegerField(default=0)
     matches_won = models.PositiveIntegerField(default=0)

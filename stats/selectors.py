@@ -1,12 +1,13 @@
 """Reads of the "My games" statistics (KORT_RULES §8, API.md "Players")."""
 
-from ranking.models import Player
+from players.models import Player
 from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats
 
 
 def player_stats(player: Player) -> dict:
     """The player's statistics in the API's shape: counts, ``cups``, ``best_cups`` and
-    ``outcomes`` ``{outcome: {"team": n, "opponents": m}}``."""
+    ``outcomes`` ``{outcome: {"team": n, "opponents": m}}``. A player without a statistics row
+    (no finalized match yet) reads zeros."""
     stats = PlayerStats.objects.filter(player=player).first() or PlayerStats(player=player)
     figures = {name: getattr(stats, name) for name in COUNT_FIELDS}
     figures["outcomes"] = {

@@ -6,8 +6,8 @@ from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ranking.auth import IsPlayer
-from ranking.models import Player
+from players.auth import IsPlayer
+from players.models import Player
 from stats.selectors import player_stats
 
 

@@ -7,6 +7,7 @@ from matches.models import Match, Round
 from ranking.models import CupChange
 
 MATCHES = "/api/v1/matches/"
+PLAYERS = "/api/v1/players/"
 
 
 def ids_of(players) -> list[int]:
@@ -62,7 +63,7 @@ def match_read(api, match_id: int) -> dict:
 
 def player_read(api, player_id: int, part: str = "") -> dict:
     """``GET /players/{id}/`` or one of its parts (``stats/``, ``matches/``)."""
-    response = api.get(f"/api/v1/players/{player_id}/{part}")
+    response = api.get(f"{PLAYERS}{player_id}/{part}")
     assert response.status_code == 200, response.data
     return response.data
 

@@ -21,8 +21,8 @@ from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.serializers import BavanVoteSerializer
 from matches.models import Match, Round
 from matches.reports import RoundReport
-from ranking.auth import IsServiceKey
-from ranking.models import Player
+from players.auth import IsServiceKey
+from players.models import Player
 
 
 class MatchFilter(django_filters.FilterSet):

@@ -20,7 +20,7 @@ from matches.live_vote.serializers import (
     SeatLeftSerializer,
     VoteCastSerializer,
 )
-from ranking.auth import IsPlayer, IsServiceKey
+from players.auth import IsPlayer, IsServiceKey
 
 
 class BavanVoteView(APIView):

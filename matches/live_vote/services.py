@@ -49,7 +49,7 @@ from matches.live_vote.models import BavanVote, SeatVote, VoteStatus
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import canonical_play, check_continues, replay_report
 from matches.rounds import round_finish
-from ranking.models import Player
+from players.models import Player
 
 FINISH_NEEDS_TRICKS = "give the final tricks, the complete record (play), or both"
 EXPIRE_TASK = "matches.expire_bavan_vote"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ranking.models import Player
+from players.models import Player
 from tests.api_steps import MATCHES, ids_of, match_start, round_body
 
 HUGE = 2**63

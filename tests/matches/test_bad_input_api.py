@@ -6,8 +6,8 @@ Each case names the field the answer must carry and a phrase of the rule it must
 
 import pytest
 
-from ranking.models import Player
-from ranking.services import player_create, player_token
+from players.models import Player
+from players.services import player_create, player_token
 from tests.api_steps import (
     MATCHES,
     ids_of,

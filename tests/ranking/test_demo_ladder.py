@@ -9,7 +9,8 @@ from rest_framework_api_key.models import APIKey
 
 from matches.kort.rules import Outcome
 from matches.models import Match, Round
-from ranking.models import CupChange, Player
+from players.models import Player
+from ranking.models import CupChange
 
 
 @pytest.fixture

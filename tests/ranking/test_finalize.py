@@ -8,7 +8,8 @@ import pytest
 from django.db import connection
 
 from matches.models import Match
-from ranking.models import CupChange, Player
+from players.models import Player
+from ranking.models import CupChange
 from ranking.services import match_finalize
 from ranking.tasks import finalize_match
 from stats.models import PlayerStats

@@ -3,7 +3,7 @@
 
 import pytest
 
-from ranking.models import Player
+from players.models import Player
 from tests.api_steps import MATCHES, match_play, match_start, player_read, round_body
 
 LEADERBOARD = "/api/v1/leaderboard/"

@@ -7,8 +7,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from ranking.models import CupChange, Player
-from ranking.services import player_create
+from players.models import Player
+from players.services import player_create
+from ranking.models import CupChange
 from stats.models import PlayerStats
 
 

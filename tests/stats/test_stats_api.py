@@ -5,7 +5,8 @@ own view with a token."""
 import pytest
 
 from ranking.models import CupChange
-from tests.api_steps import ids_of, match_play, match_read, player_read, round_body
+from stats.models import PlayerStats
+from tests.api_steps import PLAYERS, ids_of, match_play, match_read, player_read, round_body
 
 OUTCOMES = ("kort", "at_kort", "bavan", "at_bavan", "bavan_failed")
 
@@ -146,7 +147,14 @@ def test_statistics_sum_over_ranked_and_room_matches(service, api, cast):
     ]
 
 
-# --- bots --------------------------------------------------------------------------------------
+# --- a new player and bots ---------------------------------------------------------------------
+
+
+def test_a_new_player_reads_zeros_before_they_have_a_statistics_row(service, api):
+    nima = service.post(PLAYERS, {"username": "nima"}).data["id"]
+
+    assert not PlayerStats.objects.filter(player_id=nima).exists()
+    assert player_read(api, nima, "stats/") == stats()
 
 
 def test_bots_carry_no_cups_and_no_statistics(service, api, cast):

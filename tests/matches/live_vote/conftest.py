@@ -9,7 +9,7 @@ import pytest
 import time_machine
 
 from matches.live_vote.models import BavanVote
-from ranking.services import player_create, player_token
+from players.services import player_create, player_token
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 """The moment the tests' votes open."""

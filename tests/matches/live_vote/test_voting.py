@@ -3,7 +3,7 @@ vote, until when, what resolves the vote, and what a refused vote does to the ma
 
 import pytest
 
-from ranking.services import player_create, player_token
+from players.services import player_create, player_token
 from tests.matches.live_vote.conftest import at, iso
 
 

@@ -1,0 +1,172 @@
+"""The import rules of docs/architecture.md, checked on the source: no import cycle between the
+project's apps or modules, apps import only the apps below them, the pure rules import no
+framework, and services and selectors speak no HTTP."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ALLOWED = {
+    "domain": set(),
+    "players": {"domain"},
+    "matches": {"domain", "players"},
+    "belote": {"domain", "players"},
+    "stats": {"domain", "matches", "players"},
+    "ranking": {"domain", "matches", "players", "stats"},
+    "pages": {"domain", "matches", "players", "stats", "ranking", "belote"},
+    "kort_site": {"domain", "matches", "players", "stats", "ranking", "belote", "pages"},
+}
+"""Each top-level package of the project and the packages it may import (docs/architecture.md)."""
+
+PURE = ("domain", "matches.kort", "belote.scoring", "matches.reports", "matches.records")
+"""The pure rules: no Django, no DRF, no Celery, and nothing of ours but other pure modules."""
+
+FRAMEWORKS = ("django", "rest_framework", "drf_spectacular", "celery", "rest_framework_api_key")
+HTTP = ("rest_framework", "drf_spectacular")
+DATA_OF_HTTP_PACKAGES = ("rest_framework.authtoken.models",)
+"""A model shipped inside DRF (player tokens): data, not HTTP, so a service may write it."""
+
+
+def project_modules() -> dict[str, Path]:
+    """Every module of the project's packages (migrations excluded), by dotted name."""
+    modules = {}
+    for package in ALLOWED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules[".".join(parts)] = path
+    return modules
+
+
+def imported_names(path: Path, module: str) -> Iterator[str]:
+    """The dotted names ``module`` imports, anywhere in the file (inside functions too)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+
+
+def import_graph(modules: Mapping[str, Path]) -> dict[str, set[str]]:
+    """Module -> the project modules it imports (a package's ``__init__`` only when named)."""
+    graph = {}
+    for module, path in modules.items():
+        targets = {name for name in imported_names(path, module) if name in modules}
+        graph[module] = targets - {module}
+    return graph
+
+
+def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The cycles of ``graph``: one path per strongly connected part of more than one node."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                member = stack.pop()
+                part.append(member)
+                if member == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def top(module: str) -> str:
+    return module.split(".")[0]
+
+
+def within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(f"{p}.") for p in prefixes)
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return import_graph(project_modules())
+
+
+def test_no_module_imports_another_in_a_cycle(graph):
+    assert cycles(graph) == []
+
+
+def test_no_app_imports_another_in_a_cycle(graph):
+    apps = {
+        app: {top(t) for m, ts in graph.items() if top(m) == app for t in ts} for app in ALLOWED
+    }
+    assert cycles({app: targets - {app} for app, targets in apps.items()}) == []
+
+
+def test_each_app_imports_only_the_apps_below_it(graph):
+    wrong = sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        for target in targets
+        if top(target) != top(module) and top(target) not in ALLOWED[top(module)]
+    )
+    assert wrong == []
+
+
+def test_the_pure_rules_import_no_framework_and_nothing_impure():
+    modules = project_modules()
+    wrong = sorted(
+        f"{module} -> {name}"
+        for module, path in modules.items()
+        if within(module, PURE)
+        for name in imported_names(path, module)
+        if within(name, FRAMEWORKS) or (name in modules and not within(name, PURE))
+    )
+    assert wrong == []
+
+
+def test_services_and_selectors_speak_no_http():
+    modules = project_modules()
+    wrong = sorted(
+        f"{module} -> {name}"
+        for module, path in modules.items()
+        if module.rpartition(".")[2] in ("services", "selectors")
+        for name in imported_names(path, module)
+        if within(name, HTTP) and not within(name, DATA_OF_HTTP_PACKAGES)
+    )
+    assert wrong == []
+
+
+def test_the_checker_finds_a_cycle_and_reads_relative_and_nested_imports(tmp_path):
+    """The checks above would pass on an empty graph: this one proves the reader and the cycle
+    finder see what they are meant to see."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+    source = tmp_path / "services.py"
+    source.write_text("from . import models\n\ndef f():\n    from rest_framework import status\n")
+    names = set(imported_names(source, "matches.services"))
+    assert {"matches.models", "rest_framework"} <= names
