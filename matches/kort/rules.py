@@ -372,22 +372,51 @@ MATCH_BONUS = 2
 CLEAN_SWEEP_BONUS = 3
 
 
-def match_cups(results: Sequence[RoundResult], winner: Team, wins: Mapping[Team, int]) -> dict:
-    """Cup change of each team's human players for a finished ranked match (KORT_RULES §7).
+@dataclass(frozen=True)
+class TeamCups:
+    """The cup change of one team's human players for a ranked match, explained (KORT_RULES
+    §7; API.md "Match cups explained"): ``rounds`` the signed value of each round in order
+    (+v won, -v lost), ``match_bonus`` +2 for the match winners, ``sweep_bonus`` +3 more when
+    the losers ended on 0 wins."""
+
+    rounds: tuple[int, ...]
+    match_bonus: int
+    sweep_bonus: int
+
+    @property
+    def total(self) -> int:
+        """The team's cup change: the rounds plus the bonuses."""
+        return sum(self.rounds) + self.match_bonus + self.sweep_bonus
+
+
+def cups_breakdown(
+    results: Sequence[RoundResult], winner: Team, wins: Mapping[Team, int]
+) -> dict[Team, TeamCups]:
+    """Each team's cup change for a finished ranked match, round by round and its bonuses
+    (KORT_RULES §7).
 
     ``results`` are the match's rounds in order, ``winner`` the match winner and ``wins`` the
-    final match wins. Returns ``{Team.A: delta, Team.B: delta}`` (cups, ints): per round +v to
-    the round's winners and -v to its losers (v = the match wins the round awarded), then +2 to
-    the match winners and +3 more when the losers ended on 0 wins.
+    final match wins. Per round +v to the round's winners and -v to its losers (v = the match
+    wins the round awarded), then +2 to the match winners and +3 more when the losers ended on
+    0 wins; the losers get no bonus.
     """
-    cups = dict.fromkeys(Team, 0)
-    for result in results:
-        cups[result.winner] += result.wins_awarded
-        cups[result.winner.other] -= result.wins_awarded
-    cups[winner] += MATCH_BONUS
-    if wins.get(winner.other, 0) == 0:
-        cups[winner] += CLEAN_SWEEP_BONUS
-    return cups
+    swept = wins.get(winner.other, 0) == 0
+    return {
+        team: TeamCups(
+            rounds=tuple(r.wins_awarded if r.winner is team else -r.wins_awarded for r in results),
+            match_bonus=MATCH_BONUS if team is winner else 0,
+            sweep_bonus=CLEAN_SWEEP_BONUS if team is winner and swept else 0,
+        )
+        for team in Team
+    }
+
+
+def match_cups(
+    results: Sequence[RoundResult], winner: Team, wins: Mapping[Team, int]
+) -> dict[Team, int]:
+    """Cup change of each team's human players for a finished ranked match (KORT_RULES §7):
+    ``{Team.A: delta, Team.B: delta}``, the totals of :func:`cups_breakdown`."""
+    return {team: cups.total for team, cups in cups_breakdown(results, winner, wins).items()}
 
 
 # --- "My games" statistics (KORT_RULES §8) -------------------------------------------------
