@@ -8,7 +8,7 @@ from belote.models import BeloteDeal, BeloteProtocol
 
 class BeloteDealInline(admin.TabularInline):
     model = BeloteDeal
-    fields = [
+    fields = readonly_fields = (
         "number",
         "playing_pair",
         "contract",
@@ -24,8 +24,7 @@ class BeloteDealInline(admin.TabularInline):
         "points_whisting",
         "bait",
         "breakdown",
-    ]
-    readonly_fields = fields
+    )
     extra = 0
     can_delete = False
 

@@ -1,6 +1,6 @@
 """Reads of Bazar Belote score sheets (BELOTE_SCORING §5; API.md "Bazar Belote")."""
 
-from django.db.models import Case, Count, F, Prefetch, Q, QuerySet, Sum, When
+from django.db.models import Case, Count, Expression, F, Prefetch, Q, QuerySet, Sum, When
 from django.db.models.functions import Coalesce
 
 from belote.models import BeloteDeal, BelotePair, BeloteProtocol
@@ -11,7 +11,7 @@ def protocols_with_totals() -> QuerySet[BeloteProtocol]:
     """Score sheets, newest first, annotated per column (``pair_1``, ``pair_2``) with the running
     total ``total_<pair>`` (points of every deal added to that column, §5), the number of bait
     marks ``baits_<pair>``, and ``deals_count``."""
-    per_pair = {}
+    per_pair: dict[str, Expression] = {}
     for pair in BelotePair:
         per_pair[f"total_{pair}"] = _column_points(pair)
         per_pair[f"baits_{pair}"] = Count("deals", filter=_bait_marked_for(pair))

@@ -38,7 +38,7 @@ BARRED = 0.25
 
 def bot_positions(count: int, rng: random.Random) -> list[Position]:
     """``count`` positions at 7:0 from seeded bot rounds (vote left pending)."""
-    found = []
+    found: list[Position] = []
     while len(found) < count:
         seed, trump_seat = rng.getrandbits(32), rng.randrange(4)
         strategy = rng.choice(("greedy", "random"))
@@ -69,7 +69,7 @@ def _position_of(record: dict, trump_seat: int) -> Position:
 
 def built_positions(count: int, rng: random.Random) -> list[Position]:
     """``count`` positions built from deals, the team keeping strong cards."""
-    found = []
+    found: list[Position] = []
     for _ in range(count):
         hands = deal(rng)
         caller = rng.randrange(4)

@@ -70,7 +70,7 @@ def parse_args() -> argparse.Namespace:
 
 def random_summaries(rng: random.Random, count: int) -> list[tuple]:
     """``count`` legal round summaries ``(trump_seat, tricks, bavan)`` from random matches."""
-    summaries = []
+    summaries: list[tuple] = []
     while len(summaries) < count:
         for report in random_match_rounds(rng, Mode.ROOM, rng.randrange(4)):
             summaries.append((report["trump_seat"], report["tricks"], report.get("bavan")))

@@ -56,7 +56,8 @@ def room_match(seed: int) -> list[tuple[dict, dict]]:
 
     The first caller is seat 0; each next caller is the one §5 gives; Bavans are always played.
     """
-    wins, trump_seat, rounds = dict.fromkeys(Team, 0), 0, []
+    rounds: list[tuple[dict, dict]] = []
+    wins, trump_seat = dict.fromkeys(Team, 0), 0
     while match_winner(wins, ROOM_TARGET) is None:
         record = play_round(seed * 1000 + len(rounds), trump_seat, BavanDecision.GO)
         replay = replay_record(record, trump_seat)
@@ -64,6 +65,7 @@ def room_match(seed: int) -> list[tuple[dict, dict]]:
         summary = {"trump_seat": trump_seat, "tricks": {"A": a, "B": b}, "bavan": replay.bavan}
         rounds.append((summary, {"trump_seat": trump_seat, "play": record}))
         result = replay.outcome
+        assert result is not None  # a Bavan is played on, so every round ends
         wins[result.winner] += result.wins_awarded
         trump_seat = next_trump_seat(trump_seat, result)
     return rounds

@@ -189,6 +189,10 @@ class Round(models.Model):
     @property
     def result(self) -> RoundResult:
         """The stored round as the rules module's value object (finished rounds only)."""
+        # A finished round has all three (the outcome_iff_round_finished constraint).
+        assert self.outcome is not None
+        assert self.winner is not None
+        assert self.wins_awarded is not None
         return RoundResult(
             outcome=Outcome(self.outcome),
             winner=Team(self.winner),

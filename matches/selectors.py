@@ -41,8 +41,10 @@ def replay_differences(round_: Round) -> list[str]:
     The record is replayed with the stored trump caller and Bavan decision (KORT_RULES §1, §3,
     §4), and the stored tricks, decision, outcome, winner and match wins are compared with what
     the replay gives (§2). A record that no longer replays is one difference, naming the error.
-    Each difference reads ``"<field>: stored <value>, replay <value>"``.
+    Each difference reads ``"<field>: stored <value>, replay <value>"``. ``round_`` has a record,
+    as :func:`recorded_rounds` gives.
     """
+    assert round_.play is not None
     try:
         replay = replay_record(round_.play, round_.trump_seat, round_.bavan)
     except InvalidRecordError as error:

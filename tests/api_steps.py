@@ -15,8 +15,11 @@ def ids_of(players) -> list[int]:
     return [player.id for player in players]
 
 
-def round_body(trump_seat: int, tricks_a: int, tricks_b: int, bavan: str | None = None, **extra):
-    """A round report in summary form: ``round_body(0, 7, 3)`` is seat 0 calling, A 7:3."""
+def round_body(
+    trump_seat: object, tricks_a: object, tricks_b: object, bavan: str | None = None, **extra
+):
+    """A round report in summary form: ``round_body(0, 7, 3)`` is seat 0 calling, A 7:3. The
+    values are sent as given (ints; anything else for a refusal)."""
     body = {"trump_seat": trump_seat, "tricks": {"A": tricks_a, "B": tricks_b}, **extra}
     if bavan is not None:
         body["bavan"] = bavan

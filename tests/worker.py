@@ -77,6 +77,7 @@ def _wait_until_ready(worker: subprocess.Popen, name_prefix: str) -> None:
     deadline = time.monotonic() + READY_SECONDS
     while time.monotonic() < deadline:
         if worker.poll() is not None:
+            assert worker.stdout is not None  # started with stdout=PIPE
             raise RuntimeError(f"the Celery worker exited:\n{worker.stdout.read()}")
         replies = celery_app.control.ping(timeout=0.5) or []
         if any(name.startswith(name_prefix) for reply in replies for name in reply):

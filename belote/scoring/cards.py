@@ -97,10 +97,11 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Trick:
-    """Four cards in wire notation and the pair that took them."""
+    """Four cards in wire notation and the pair that took them, as a :class:`~.deals.Pair` or
+    its wire name (:func:`count_tricks` refuses any other)."""
 
     cards: tuple[str, ...]
-    taken_by: Pair
+    taken_by: Pair | str
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +114,12 @@ class TrickCount:
     whisting_took_tricks: bool
 
 
-def count_tricks(trump: str, tricks: Sequence[Trick]) -> TrickCount:
+def count_tricks(trump: str | None, tricks: Sequence[Trick]) -> TrickCount:
     """Count each pair's trick whists from the eight tricks of a deal (BELOTE_SCORING §7).
 
     Args:
-        trump: the trump suit letter (``"S"``, ``"H"``, ``"D"``, ``"C"``) or ``"AT"``.
+        trump: the trump suit letter (``"S"``, ``"H"``, ``"D"``, ``"C"``) or ``"AT"``; None (a
+            suit contract without its suit) is refused like an unknown trump.
         tricks: the eight tricks in the order they were played; the last one earns 10 more.
 
     Returns:

@@ -224,7 +224,8 @@ def _constructions_after_transfer(deal: Deal) -> PerPair[int]:
 def _contract_points(deal: Deal, base_cost: int) -> int:
     """PC: N for a simple contract, C + K for a Kapo; doubled by Kontra, again by Rekontra (§2)."""
     undoubled = base_cost + deal.number if deal.contract.is_kapo else deal.number
-    return undoubled * 2**deal.kontra
+    doubling: int = 2**deal.kontra  # kontra is 0..2, so a whole number
+    return undoubled * doubling
 
 
 def _simple_whist_points(vp: int, vv: int) -> tuple[int, int]:
@@ -252,13 +253,13 @@ def _result(
 
 
 def _parse_contract(contract: object) -> Contract:
-    try:
-        return Contract(contract)
-    except ValueError:
-        known = ", ".join(c.value for c in Contract)
-        raise InvalidBeloteDealError(
-            "contract", f"contract must be one of {known}; got {contract!r}"
-        ) from None
+    if isinstance(contract, str):
+        try:
+            return Contract(contract)
+        except ValueError:
+            pass
+    known = ", ".join(c.value for c in Contract)
+    raise InvalidBeloteDealError("contract", f"contract must be one of {known}; got {contract!r}")
 
 
 def _check_suit(contract: Contract, suit: object) -> None:

@@ -18,6 +18,7 @@ Decisions where the contract is silent
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from belote.scoring.cards import Trick, count_tricks
 from belote.scoring.deals import ALL_TRUMPS, Contract, Deal, InvalidBeloteDealError, Pair, PerPair
@@ -26,7 +27,15 @@ _COUNTED_FROM_TRICKS = ("tricks_whists", "playing_took_tricks", "whisting_took_t
 _NO_CONSTRUCTIONS = {"playing": 0, "whisting": 0}
 
 
-def deal_from_wire(wire: Mapping) -> Deal:
+class _Counted(TypedDict):
+    """The :class:`~.deals.Deal` fields that the cards count when ``tricks`` are given."""
+
+    tricks_whists: PerPair[int]
+    playing_took_tricks: bool
+    whisting_took_tricks: bool
+
+
+def deal_from_wire(wire: Mapping[str, Any]) -> Deal:
     """The scorer's deal from a deal body, in whists form or in cards form (see the module notes).
 
     Args:
@@ -51,12 +60,13 @@ def deal_from_wire(wire: Mapping) -> Deal:
     )
 
 
-def _took_tricks(wire: Mapping, pair: Pair, trick_whists: int) -> bool:
+def _took_tricks(wire: Mapping[str, Any], pair: Pair, trick_whists: int) -> bool:
     """The flag ``<pair>_took_tricks`` as given, or true for a pair with trick whists when it is
     left out; required for a pair with 0 trick whists (see the module notes)."""
     field = f"{pair}_took_tricks"
     if field in wire:
-        return wire[field]
+        given: bool = wire[field]  # a boolean on the wire; the Deal checks it
+        return given
     if trick_whists != 0:
         return True
     raise InvalidBeloteDealError(
@@ -66,7 +76,7 @@ def _took_tricks(wire: Mapping, pair: Pair, trick_whists: int) -> bool:
     )
 
 
-def _counted(wire: Mapping) -> dict:
+def _counted(wire: Mapping[str, Any]) -> _Counted:
     """Trick whists and took-tricks flags, as given or counted from the cards."""
     if "tricks" not in wire:
         return _given_tricks_whists(wire)
@@ -86,7 +96,7 @@ def _counted(wire: Mapping) -> dict:
     }
 
 
-def _given_tricks_whists(wire: Mapping) -> dict:
+def _given_tricks_whists(wire: Mapping[str, Any]) -> _Counted:
     if "tricks_whists" not in wire:
         raise InvalidBeloteDealError(
             "tricks_whists", "tricks_whists is required unless tricks are given"
@@ -94,5 +104,6 @@ def _given_tricks_whists(wire: Mapping) -> dict:
     whists = PerPair(**wire["tricks_whists"])
     return {
         "tricks_whists": whists,
-        **{f"{pair}_took_tricks": _took_tricks(wire, pair, whists[pair]) for pair in Pair},
+        "playing_took_tricks": _took_tricks(wire, Pair.PLAYING, whists.playing),
+        "whisting_took_tricks": _took_tricks(wire, Pair.WHISTING, whists.whisting),
     }

@@ -5,6 +5,7 @@ the services and the pure rules module; a valid round report becomes a typed
 from collections.abc import Mapping
 
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 from matches.kort.rules import BavanDecision, Mode, Vote
 from matches.live_vote.serializers import BavanVoteSerializer, TricksSerializer
@@ -47,7 +48,8 @@ class RoundReportSerializer(serializers.Serializer):
             attrs = super().to_internal_value(data)
         except serializers.ValidationError as error:
             if missing:
-                error.detail.setdefault("tricks", [TRICKS_REQUIRED])
+                assert isinstance(error.detail, dict)  # a serializer's errors are by field
+                error.detail.setdefault("tricks", [ErrorDetail(TRICKS_REQUIRED, code="invalid")])
             raise
         if missing:
             raise serializers.ValidationError({"tricks": [TRICKS_REQUIRED]})

@@ -7,6 +7,7 @@ from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from domain.ids import ID_PATTERN
@@ -41,6 +42,7 @@ class PlayerMatchFilter(django_filters.FilterSet):
         fields = ["mode", "status", "result"]
 
     def filter_result(self, queryset, name, value):
+        assert isinstance(self.request, Request)  # the filter backend passes the API request
         player_id = self.request.parser_context["kwargs"]["player_id"]
         return queryset.filter(selectors.player_result_q(player_id, value))
 

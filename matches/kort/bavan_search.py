@@ -30,9 +30,9 @@ Pruning, each exact:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from domain.errors import RuleError
 from matches.kort.cards import (
@@ -43,6 +43,7 @@ from matches.kort.cards import (
     SUIT_MASKS,
     SUIT_OF,
     Card,
+    Suit,
     parse_suit,
 )
 from matches.kort.engine import (
@@ -333,7 +334,7 @@ class _Search:
         Both opponents hold ``count`` cards. One card per band between the team cards it may
         meet in this trick (the lead ``meets`` and the partner's hand): the lowest (§6).
         """
-        replies = []
+        replies: list[tuple[Card, int]] = []
         for suit in self.suit_orders[led]:
             held = unknown & SUIT_MASKS[suit]
             if not held or voids >> suit & 1:
@@ -556,7 +557,18 @@ def _is_mask(mask: object) -> bool:
     return type(mask) is int and 0 <= mask < 1 << DECK_SIZE
 
 
-def position_at_vote(record: Mapping, trump_seat: int) -> dict:
+class VotePosition(TypedDict):
+    """The keyword arguments of :func:`bavan_guaranteed` for a round stopped at its 7:0 vote."""
+
+    team_hands: dict[int, int]
+    unknown: int
+    trump: Suit
+    leader: int
+    trop_bar: bool
+    voids: dict[int, int]
+
+
+def position_at_vote(record: Mapping[str, Any], trump_seat: int) -> VotePosition:
     """The arguments of :func:`bavan_guaranteed` for the 7:0 team of a round whose ``record``
     (wire form) stops at the 7:0 vote, as the team sees it (KORT_RULES §4, §6): its two hands,
     the opponents' unplayed cards as one set, the trump, the 7th trick's taker as leader, the
@@ -580,7 +592,9 @@ def position_at_vote(record: Mapping, trump_seat: int) -> dict:
     }
 
 
-def _shown_voids(tricks, leaders, opponents: int) -> dict[int, int]:
+def _shown_voids(
+    tricks: Iterable[Sequence[str]], leaders: Iterable[int], opponents: int
+) -> dict[int, int]:
     """Opponent seat -> 4-bit set of the suits it did not follow in ``tricks`` (wire names;
     ``leaders[i]`` led trick ``i``)."""
     voids = {opponents: 0, opponents + 2: 0}

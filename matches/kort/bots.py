@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from matches.kort.cards import CARD_NAMES, RANK_OF, SUIT_OF, Card, Suit, mask_of
 from matches.kort.engine import DeclarationKind, IllegalPlayError, RoundState
@@ -81,7 +82,7 @@ def play_round(
     bavan_policy: BavanDecision | None = BavanDecision.GO,
     strategy: str = "random",
     declaration_rate: float = 0.0,
-) -> dict:
+) -> dict[str, Any]:
     """Deal and play a whole round with four bots and return its record in wire form.
 
     Args:

@@ -11,7 +11,7 @@ the problem concerns, so the API can answer ``{field: [message]}``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -131,13 +131,16 @@ _WINS = {
 
 
 def _check_tricks(tricks: Mapping[Team, int]) -> tuple[int, int]:
-    values = (tricks.get(Team.A), tricks.get(Team.B))
-    for team, value in zip(Team, values, strict=True):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidRoundError("tricks", f"tricks of team {team} must be a whole number")
-        if value < 0:
-            raise InvalidRoundError("tricks", f"tricks cannot be negative; got {value}")
-    return values[0], values[1]
+    return _trick_count(tricks, Team.A), _trick_count(tricks, Team.B)
+
+
+def _trick_count(tricks: Mapping[Team, int], team: Team) -> int:
+    value = tricks.get(team)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRoundError("tricks", f"tricks of team {team} must be a whole number")
+    if value < 0:
+        raise InvalidRoundError("tricks", f"tricks cannot be negative; got {value}")
+    return value
 
 
 def round_outcome(
@@ -190,7 +193,13 @@ def round_outcome(
     )
 
 
-def _shutout(high, leader, trump_team, bavan, result) -> RoundResult:
+def _shutout(
+    high: int,
+    leader: Team,
+    trump_team: Team,
+    bavan: BavanDecision | None,
+    result: Callable[[Outcome, Team, Team | None], RoundResult],
+) -> RoundResult:
     trump_side = leader is trump_team
     if high == TRICKS_TO_WIN:
         if bavan is None:

@@ -166,6 +166,7 @@ def _voter_seat_of(vote: BavanVote, player: Player) -> int:
 
 def _check_can_vote(vote: BavanVote, seat: int) -> None:
     if vote.status != VoteStatus.OPEN:
+        assert vote.resolved_at is not None  # stamped when resolved (resolved_at_iff_vote_resolved)
         raise Conflict(
             "vote",
             f"the vote was resolved as '{vote.status}' at {vote.resolved_at.isoformat()}; no "
@@ -370,8 +371,8 @@ def bavan_finish(
     vote_settle(vote, now=now)
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        round_ = match and match.rounds.filter(number=number).first()
-        if round_ is None:
+        round_ = None if match is None else match.rounds.filter(number=number).first()
+        if match is None or round_ is None:
             raise NotFound(f"match {match_id} has no round {number}")
         complete = canonical_play(play)
         if complete is not None:
@@ -387,6 +388,7 @@ def bavan_finish(
         if _finished_with(round_, vote, tricks, complete):
             return round_, False
         _check_awaits_finish(round_, vote)
+        assert vote is not None  # a round without a live vote does not await a Bavan's end
         _check_bavan_tricks(Team(vote.team), tricks)
         round_.tricks_a, round_.tricks_b = tricks[Team.A], tricks[Team.B]
         if complete is not None:

@@ -24,6 +24,7 @@ def bot_record(trump_seat: int, tricks_a: int, tricks_b: int) -> dict:
     return found
 
 
-def played(trump_seat: int, record: dict, **extra) -> dict:
-    """A round report with the full record and no summary tricks."""
+def played(trump_seat: int, record: object, **extra) -> dict:
+    """A round report with the full record and no summary tricks. ``record`` is sent as given:
+    a record's JSON form, or any other value for a refusal."""
     return {"trump_seat": trump_seat, "play": record, **extra}

@@ -134,7 +134,10 @@ def with_trick(number, trick):
         (with_trick(2, Trick(("8S", "1H", "8D", "8C"), W)), "trick 2: '1H' is not a card"),
         (with_trick(1, Trick(("7S", "7H", "7D", "6C"), W)), "trick 1: '6C' is not a card"),
         (with_trick(5, Trick(("JS", "JH", "JX", "JC"), P)), "trick 5: 'JX' is not a card"),
-        (with_trick(7, Trick(("KS", "KH", None, "KC"), W)), "trick 7: None is not a card"),
+        (
+            with_trick(7, Trick(("KS", "KH", None, "KC"), W)),  # type: ignore[arg-type]  # not a card
+            "trick 7: None is not a card",
+        ),
         (
             with_trick(6, Trick(("QS", "QH", "8S", "QC"), W)),
             "trick 6: 8S was already played in trick 2",

@@ -3,6 +3,11 @@
 Each record is in wire form. Comments give the tricks as (leader) cards -> taker.
 """
 
+from typing import Any
+
+WireRecord = dict[str, Any]
+"""A round record in its JSON form (API.md "Matches", ``"play"``)."""
+
 DOWN = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 
 
@@ -31,7 +36,7 @@ def blocks_from_seat_1(count):
     return [first, *map(list, rest)][:count]
 
 
-KORT = {
+KORT: WireRecord = {
     "trump_suit": "S",
     "hands": BLOCKS,
     "tricks": blocks_from_seat_0(7),
@@ -39,13 +44,13 @@ KORT = {
 }
 """Trump caller 0; team A 7:0 after 7 tricks. With stop: kort, A +5; with no decision: vote."""
 
-BAVAN = {**KORT, "tricks": blocks_from_seat_0(13)}
+BAVAN: WireRecord = {**KORT, "tricks": blocks_from_seat_0(13)}
 """The Kort deal played on: 13:0 for A, bavan, +10."""
 
-AT_KORT = {**KORT, "tricks": blocks_from_seat_1(7)}
+AT_KORT: WireRecord = {**KORT, "tricks": blocks_from_seat_1(7)}
 """Trump caller 1 (team B); team A takes all 7: at_kort, A +7."""
 
-AT_BAVAN = {**KORT, "tricks": blocks_from_seat_1(13)}
+AT_BAVAN: WireRecord = {**KORT, "tricks": blocks_from_seat_1(13)}
 """The At-kort deal played on: 13:0 for A against B's trump: at_bavan, A +13."""
 
 # A normal win 7:3 for the trump team. Spades trump, caller 0.
@@ -55,7 +60,7 @@ WIN_HANDS = [
     suit("D"),
     suit("C"),
 ]
-WIN = {
+WIN: WireRecord = {
     "trump_suit": "S",
     "hands": WIN_HANDS,
     "tricks": [
@@ -81,7 +86,7 @@ FAILED_HANDS = [
     suit("D"),
     cards("7S 6S 5S 4S 3S 2S AH KH QH JH 10H 9H 8H"),
 ]
-FAILED = {
+FAILED: WireRecord = {
     "trump_suit": "S",
     "hands": FAILED_HANDS,
     "tricks": [
@@ -124,7 +129,7 @@ TROP_BAVAN = [
     ["KS", "AC", "7S", "AD"],  # 13:0
 ]
 TROP_DECLARATIONS = [{"seat": 0, "kind": "trop", "before_trick": 1}]
-TROP = {
+TROP: WireRecord = {
     "trump_suit": "S",
     "hands": TROP_HANDS,
     "tricks": TROP_FIRST_SEVEN + TROP_BAVAN,

@@ -242,7 +242,9 @@ def test_replayed_round_without_trop_the_search_leads_to_13_0(seed):
             result = search(position_of(state))
             assert result.guaranteed
             state.play(result.first_card)
-    assert state.outcome().outcome == Outcome.BAVAN
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.outcome == Outcome.BAVAN
 
 
 def test_replayed_round_after_a_trop_is_not_guaranteed():

@@ -29,6 +29,7 @@ def test_win_7_3():
     assert result.trick_winners == golden.WIN_WINNERS
     assert result.bavan is None
     assert not result.vote_pending
+    assert result.outcome is not None
     assert (result.outcome.outcome, result.outcome.winner) == (Outcome.WIN, Team.A)
     assert result.hands_left[0] == mask_of(map(parse_card, ["7H", "6H", "5H"]))
 
@@ -37,6 +38,7 @@ def test_kort_with_stop():
     result = replay_record(golden.KORT, trump_seat=0, bavan="stop")
     assert result.tricks == (7, 0)
     assert result.bavan == BavanDecision.STOP
+    assert result.outcome is not None
     assert (result.outcome.outcome, result.outcome.wins_awarded) == (Outcome.KORT, 5)
 
 
@@ -52,6 +54,7 @@ def test_7_0_without_a_decision_is_a_pending_vote():
 
 def test_at_kort_with_stop():
     result = replay_record(golden.AT_KORT, trump_seat=1, bavan=BavanDecision.STOP)
+    assert result.outcome is not None
     assert (result.outcome.outcome, result.outcome.winner, result.outcome.wins_awarded) == (
         Outcome.AT_KORT,
         Team.A,
@@ -64,11 +67,13 @@ def test_play_past_7_0_is_a_bavan(bavan):
     result = replay_record(golden.BAVAN, trump_seat=0, bavan=bavan)
     assert result.bavan == BavanDecision.GO
     assert result.tricks == (13, 0)
+    assert result.outcome is not None
     assert (result.outcome.outcome, result.outcome.wins_awarded) == (Outcome.BAVAN, 10)
 
 
 def test_at_bavan():
     result = replay_record(golden.AT_BAVAN, trump_seat=1)
+    assert result.outcome is not None
     assert (result.outcome.outcome, result.outcome.wins_awarded) == (Outcome.AT_BAVAN, 13)
 
 
@@ -76,6 +81,7 @@ def test_failed_bavan():
     result = replay_record(golden.FAILED, trump_seat=0)
     assert result.tricks == (7, 1)
     assert result.trick_winners == (0,) * 7 + (3,)
+    assert result.outcome is not None
     assert (result.outcome.outcome, result.outcome.winner) == (Outcome.BAVAN_FAILED, Team.B)
 
 
@@ -83,6 +89,7 @@ def test_bavan_after_a_completed_trop():
     result = replay_record(golden.TROP, trump_seat=0)
     assert result.trick_winners == golden.TROP_WINNERS
     assert result.declarations == (Declaration(0, DeclarationKind.TROP, 1),)
+    assert result.outcome is not None
     assert result.outcome.outcome == Outcome.BAVAN
 
 
@@ -107,6 +114,7 @@ def test_trop_bar_rejects_an_early_trump_lead():
 def test_same_early_trump_lead_without_trop_is_legal():
     tricks = golden.TROP["tricks"][:8] + EARLY_TRUMP_LEAD
     result = replay_record(edited(golden.TROP, tricks=tricks, declarations=[]), trump_seat=0)
+    assert result.outcome is not None
     assert result.outcome.outcome == Outcome.BAVAN
 
 

@@ -35,7 +35,8 @@ def oracle(record, trump_seat):
     """Takers and final tricks (A, B) from names; asserts every card is held and follows suit."""
     trump = record["trump_suit"]
     hands = [set(hand) for hand in record["hands"]]
-    leader, taken, winners = trump_seat, [0, 0], []
+    winners: list[int] = []
+    leader, taken = trump_seat, [0, 0]
     for trick in record["tricks"]:
         assert not _ended(taken, bavan_team=_bavan_team(taken, len(winners)))
         led = trick[0][-1]

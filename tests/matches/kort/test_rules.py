@@ -33,7 +33,7 @@ TRICK_COUNTS = range(15)
 WINS_AWARDED = {"win": 1, "kort": 5, "at_kort": 7, "bavan": 10, "at_bavan": 13, "bavan_failed": 5}
 """§2 "match wins" column."""
 
-LEGAL_SHAPES = {
+LEGAL_SHAPES: dict[tuple[int, int, BavanDecision | None], str] = {
     **{(7, loser, None): "win" for loser in range(1, 7)},
     (7, 0, STOP): "kort",
     (13, 0, GO): "bavan",
@@ -126,6 +126,7 @@ def test_legal_summary_gives_the_table_outcome(seat, a, b, decision):
 
     result = round_outcome(seat, tricks(a, b), decision)
 
+    assert expected is not None
     assert result.outcome == Outcome(expected.outcome)
     assert result.winner is expected.winner
     assert result.wins_awarded == expected.wins_awarded
@@ -220,7 +221,7 @@ def test_a_trump_seat_outside_0_to_3_is_rejected(seat):
 
 def test_a_float_trump_seat_is_rejected():
     with pytest.raises(InvalidRoundError) as caught:
-        round_outcome(1.0, tricks(7, 3), None)
+        round_outcome(1.0, tricks(7, 3), None)  # type: ignore[arg-type]  # a float on purpose
 
     assert caught.value.field == "trump_seat"
 

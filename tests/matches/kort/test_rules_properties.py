@@ -61,6 +61,7 @@ def play_match(data, first_seat: int, target: int):
     while max(wins.values()) < target:
         a, b, decision = data.draw(legal_scores())
         expected = expected_result(seat, a, b, decision)
+        assert expected is not None
         assert match_winner(wins, target) is None
 
         result = round_outcome(seat, tricks(a, b), decision)

@@ -88,6 +88,7 @@ def test_a_bavan_finished_with_its_complete_record(opened, clock):
     assert finished.data["outcome"] == ("bavan" if (a, b) == (13, 0) else "bavan_failed")
     stored = Round.objects.get(match_id=table.match_id, number=1)
     assert (stored.tricks_a, stored.tricks_b) == (a, b)
+    assert stored.play is not None
     assert stored.play["tricks"] == complete["tricks"]
 
 
