@@ -60,4 +60,8 @@ def _match_advance(match: Match, trump_seat: int, result: RoundResult) -> None:
         match.status = MatchStatus.COMPLETED
         match.completed_at = timezone.now()
         transaction.on_commit(lambda: finalize_match.delay(match.pk))
-    match.save()
+    match.save(update_fields=ADVANCED_FIELDS)
+
+
+ADVANCED_FIELDS = ["wins_a", "wins_b", "next_trump_seat", "winner", "status", "completed_at"]
+"""What a finished round changes on its match."""

@@ -6,14 +6,18 @@ from django.db.models import Prefetch, Q, QuerySet
 from matches.kort.replay import InvalidRecordError, replay_record
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 
+SEATS_IN_ORDER = Prefetch("seats", queryset=Seat.objects.order_by("seat"))
+ROUNDS_IN_ORDER = Prefetch(
+    "rounds", queryset=Round.objects.select_related("bavan_vote").order_by("number")
+)
+"""A match's seats by seat and its rounds by number (with their live votes), read along."""
+
 
 def matches_with_details() -> QuerySet[Match]:
     """Matches with seats, rounds and cup changes prefetched, newest first."""
-    return Match.objects.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.order_by("seat")),
-        Prefetch("rounds", queryset=Round.objects.order_by("number")),
-        "cup_changes",
-    ).order_by("-created_at", "-id")
+    return Match.objects.prefetch_related(SEATS_IN_ORDER, ROUNDS_IN_ORDER, "cup_changes").order_by(
+        "-created_at", "-id"
+    )
 
 
 def player_matches(player_id: int) -> QuerySet[Match]:

@@ -26,12 +26,12 @@ from matches.kort.rules import (
     Team,
     resolve_votes,
 )
-from matches.live_vote.models import BavanVote, VoteStatus
 from matches.live_vote.services import vote_open, vote_settle
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import PLAY_REQUIRED, ReplayedReport, canonical_play, replay_report
 from matches.reports import TRICKS_REQUIRED, RoundReport
 from matches.rounds import round_finish
+from matches.selectors import ROUNDS_IN_ORDER, SEATS_IN_ORDER
 from players.models import Player
 
 
@@ -75,9 +75,10 @@ def match_create(
                 client_version,
                 require_play,
             )
+            stored: list[Round] = []
             for index, report in enumerate(rounds):
                 with _errors_under(f"rounds[{index}]"):
-                    _round_add(match, report)
+                    _round_add(match, stored, report)
     except IntegrityError:
         # A concurrent request with the same external_id won the race: return its match.
         existing = Match.objects.filter(service_key=service_key, external_id=external_id).first()
@@ -151,22 +152,50 @@ def round_report(*, match_id: int, report: RoundReport) -> tuple[Round, bool]:
             or a round of the match is still open (voting or going for Bavan). An open vote is
             settled first (``matches.live_vote.services.vote_settle``).
     """
-    open_vote = BavanVote.objects.filter(round__match_id=match_id, status=VoteStatus.OPEN)
-    vote_settle(open_vote.first())
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
-            raise NotFound("no such match")
-        return _round_add(match, report)
+        match = match_locked(match_id)
+        voting = _voting_round(match)
+        if voting is None:
+            return _round_add(match, list(match.rounds.all()), report)
+    # A round of the match is voting: settle what is due in its vote first (the vote row is
+    # locked before the match row), then take the match again.
+    vote_settle(voting.bavan_vote)
+    with transaction.atomic():
+        match = match_locked(match_id)
+        return _round_add(match, list(match.rounds.all()), report)
 
 
-def _round_add(match: Match, report: RoundReport) -> tuple[Round, bool]:
-    expected = match.rounds.count() + 1
+def match_locked(match_id: int) -> Match:
+    """The match with its row locked, its seats and its rounds (with their live votes) read
+    along, so a report is judged and answered from what is in hand.
+
+    Raises:
+        NotFound: no such match.
+    """
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .prefetch_related(SEATS_IN_ORDER, ROUNDS_IN_ORDER)
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        raise NotFound("no such match")
+    return match
+
+
+def _voting_round(match: Match) -> Round | None:
+    return next((r for r in match.rounds.all() if r.status == RoundStatus.VOTING), None)
+
+
+def _round_add(match: Match, rounds: list[Round], report: RoundReport) -> tuple[Round, bool]:
+    """Add ``report`` to ``match`` (row locked) after its ``rounds`` so far, in order; a stored
+    round is appended to ``rounds``."""
+    expected = len(rounds) + 1
     number = report.number
     body = report.body()
     play = canonical_play(report.play)
     if number is not None and number < expected:
-        stored = match.rounds.get(number=number)
+        stored = rounds[number - 1]
         if (stored.report, _reported_play(stored)) != (body, play):
             raise Conflict(
                 "number",
@@ -180,7 +209,7 @@ def _round_add(match: Match, report: RoundReport) -> tuple[Round, bool]:
         )
     if number is not None and number > expected:
         raise RuleError("number", f"the next round is number {expected}; got {number}")
-    _check_no_open_round(match)
+    _check_no_open_round(rounds)
     if report.trump_seat != match.next_trump_seat:
         raise InvalidRoundError(
             "trump_seat",
@@ -208,6 +237,7 @@ def _round_add(match: Match, report: RoundReport) -> tuple[Round, bool]:
         vote_open(stored)
     else:
         round_finish(match, stored, _round_decision(report, tricks, replayed))
+    rounds.append(stored)
     return stored, True
 
 
@@ -218,10 +248,10 @@ def _reported_play(stored: Round) -> dict[str, Any] | None:
     return vote.opening_play if vote is not None else stored.play
 
 
-def _check_no_open_round(match: Match) -> None:
+def _check_no_open_round(rounds: Sequence[Round]) -> None:
     """A match takes its next round only once every round so far is finished (§4: a round at
     7:0 waits for its vote, and after ``go`` for its finish)."""
-    open_round = match.rounds.exclude(status=RoundStatus.FINISHED).first()
+    open_round = next((r for r in rounds if r.status != RoundStatus.FINISHED), None)
     if open_round is not None:
         raise Conflict(
             "round",

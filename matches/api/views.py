@@ -1,6 +1,7 @@
 """Match endpoints (API.md "Matches"): thin views over services and selectors."""
 
 import django_filters
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, mixins, status, viewsets
@@ -20,7 +21,7 @@ from matches.api.serializers import (
 )
 from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.serializers import BavanVoteSerializer
-from matches.models import Match, Round
+from matches.models import Match, Round, RoundStatus
 from matches.reports import RoundReport
 from players.auth import IsServiceKey
 from players.models import Player
@@ -99,15 +100,22 @@ class MatchViewSet(
         given = RoundReportSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         round_, created = services.round_report(match_id=int(pk), report=given.to_report())
-        return round_answer(round_, created)
+        return round_answer(round_, created, round_.match)
 
 
-def round_answer(round_: Round, created: bool) -> Response:
+def round_answer(round_: Round, created: bool, match: Match | None = None) -> Response:
     """The answer to a round report or finish: 201 when the round was stored now, 200 for a
-    resend (API.md "Matches")."""
-    round_.refresh_from_db()
-    match = selectors.matches_with_details().get(pk=round_.match_id)
-    vote = vote_selectors.bavan_vote(round=round_)
+    resend (API.md "Matches"). ``match`` is the round's match as the report left it, with its
+    seats read along; without it (or for a resend) the match is read again."""
+    if match is None or not created:
+        round_.refresh_from_db()
+        match = selectors.matches_with_details().get(pk=round_.match_id)
+    else:
+        match.refresh_from_db(fields=["rounds"])  # forgets the rounds read before the report
+        prefetch_related_objects([match], selectors.ROUNDS_IN_ORDER)
+    vote = None
+    if round_.status != RoundStatus.FINISHED or round_.bavan is not None:
+        vote = vote_selectors.bavan_vote(round=round_)
     body = {
         "number": round_.number,
         "status": round_.status,
