@@ -96,7 +96,9 @@ class MatchViewSet(
         """Report the next round of the match: its summary, its full record (play), or both."""
         given = RoundReportSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        round_, created = services.round_report(match_id=int(pk), report=given.to_report())
+        round_, created = services.round_report(
+            match_id=int(pk), report=given.to_report(), service_key=request.auth
+        )
         return round_answer(round_, created)
 
 

@@ -70,7 +70,7 @@ class RoundFinishView(APIView):
         given = RoundFinishSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         round_, created = services.bavan_finish(
-            match_id=match_id, number=number, **given.validated_data
+            match_id=match_id, number=number, service_key=request.auth, **given.validated_data
         )
         return round_answer(round_, created)
 
@@ -82,5 +82,5 @@ class SeatLeaveView(APIView):
 
     @extend_schema(request=None, responses={200: SeatLeftSerializer})
     def post(self, request, match_id: int, seat: int):
-        left = services.seat_leave(match_id=match_id, seat=seat)
+        left = services.seat_leave(match_id=match_id, seat=seat, service_key=request.auth)
         return Response(SeatLeftSerializer(left).data)
