@@ -11,6 +11,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from domain.errors import Conflict, DomainError, Forbidden, NotFound, RuleError
+from kort_site import throttles
 
 
 class ConflictError(exceptions.APIException):
@@ -39,9 +40,12 @@ def api_exception(exc: DomainError) -> exceptions.APIException:
 
 
 def exception_handler(exc, context):
-    """DRF's handler, after turning domain errors and Django ``ValidationError`` into DRF's."""
+    """DRF's handler, after turning domain errors and Django ``ValidationError`` into DRF's; a
+    request refused for its credentials is a 429 instead when it is over its rate."""
     if isinstance(exc, DomainError):
         exc = api_exception(exc)
     elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
+    elif isinstance(exc, throttles.REFUSED_BEFORE_RATES):
+        exc = throttles.over_rate(context["request"], context["view"]) or exc
     return drf_exception_handler(exc, context)
