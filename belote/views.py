@@ -2,7 +2,7 @@
 ("protocols") whose deals are scored and summed per pair. Scoring and reads are public; opening a
 sheet and adding deals need a service key (``Authorization: Api-Key <key>``)."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
@@ -73,7 +73,16 @@ class BeloteProtocolViewSet(
         )
         return self._sheet(protocol.pk, status.HTTP_201_CREATED)
 
-    @extend_schema(request=DealAddSerializer, responses={201: ProtocolSerializer})
+    @extend_schema(
+        request=DealAddSerializer,
+        responses={
+            201: ProtocolSerializer,
+            403: OpenApiResponse(
+                description="not the service key that opened the sheet (API.md: Ownership), "
+                "or not a service key"
+            ),
+        },
+    )
     @action(detail=True, methods=["post"])
     def deals(self, request, pk=None):
         """Score a deal and add it to the sheet as its next deal; answers with the whole sheet."""

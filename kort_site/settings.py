@@ -133,7 +133,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "kort_site.schema.KortAutoSchema",
     "EXCEPTION_HANDLER": "kort_site.api_errors.exception_handler",
     # Every request counts against one rate: its service key's, its player's or its address's.
     "DEFAULT_THROTTLE_CLASSES": [
