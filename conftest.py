@@ -8,6 +8,7 @@ import os
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 from rest_framework_api_key.models import APIKey
@@ -49,6 +50,15 @@ def pytest_collection_modifyitems(config, items):
         if IN_CI:
             raise pytest.UsageError(f"CI runs every test; {item.nodeid} needs {', '.join(missing)}")
         item.add_marker(pytest.mark.skip(reason=f"needs {', '.join(missing)}"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_request_rates():
+    """No request is throttled unless its test sets the rates it checks (API.md "Throttling")."""
+    with override_settings(
+        KORT_THROTTLE_ANON=None, KORT_THROTTLE_PLAYER=None, KORT_THROTTLE_SERVICE=None
+    ):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import dataclasses
 
 from django.db import transaction
+from rest_framework_api_key.models import APIKey
 
 from belote.models import BeloteDeal, BelotePair, BeloteProtocol
 from belote.scoring import Deal, score_deal
 from domain.errors import NotFound
+from players.ownership import check_owner
 
 
 def protocol_create(*, service_key, pairs: dict[str, str]) -> BeloteProtocol:
@@ -24,14 +26,18 @@ def protocol_create(*, service_key, pairs: dict[str, str]) -> BeloteProtocol:
     )
 
 
-def deal_add(*, protocol_id: int, playing_pair: str, deal: Deal) -> BeloteDeal:
+def deal_add(
+    *, protocol_id: int, playing_pair: str, deal: Deal, service_key: APIKey | None = None
+) -> BeloteDeal:
     """Score ``deal`` (BELOTE_SCORING §1-§5) and add it as the next deal of the sheet.
 
-    ``playing_pair`` is the column (``pair_1`` or ``pair_2``) that declared the contract. Returns
-    the stored deal, numbered from 1.
+    ``playing_pair`` is the column (``pair_1`` or ``pair_2``) that declared the contract.
+    ``service_key`` is the caller's key: only the key that opened the sheet adds to it, checked
+    with the sheet's row held (API.md "Ownership"). Returns the stored deal, numbered from 1.
 
     Raises:
         NotFound: no such protocol.
+        Forbidden: ``service_key`` did not open the sheet (nothing is written).
     """
     score = score_deal(deal)
     with transaction.atomic():
@@ -39,6 +45,7 @@ def deal_add(*, protocol_id: int, playing_pair: str, deal: Deal) -> BeloteDeal:
             protocol = BeloteProtocol.objects.select_for_update().get(pk=protocol_id)
         except BeloteProtocol.DoesNotExist:
             raise NotFound("no such protocol") from None
+        check_owner(protocol.service_key_id, service_key, f"score sheet {protocol_id}")
         return BeloteDeal.objects.create(
             protocol=protocol,
             number=protocol.deals.count() + 1,

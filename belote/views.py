@@ -2,7 +2,7 @@
 ("protocols") whose deals are scored and summed per pair. Scoring and reads are public; opening a
 sheet and adding deals need a service key (``Authorization: Api-Key <key>``)."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
@@ -24,13 +24,13 @@ from players.auth import IsServiceKey
 
 
 class BeloteScoreView(APIView):
-    """Score one deal (BELOTE_SCORING §1-§5); nothing is stored and no credentials are read.
+    """Score one deal (BELOTE_SCORING §1-§5); nothing is stored and no credentials are
+    needed.
 
     Give either ``tricks_whists`` (with the took-tricks flags where a pair has 0 trick whists) or
     the eight ``tricks`` with their cards, counted with the card values of §7. Constructions are
     always given as whists per pair."""
 
-    authentication_classes = []
     permission_classes = [AllowAny]
 
     @extend_schema(request=DealSerializer, responses={200: DealScoreSerializer})
@@ -73,13 +73,22 @@ class BeloteProtocolViewSet(
         )
         return self._sheet(protocol.pk, status.HTTP_201_CREATED)
 
-    @extend_schema(request=DealAddSerializer, responses={201: ProtocolSerializer})
+    @extend_schema(
+        request=DealAddSerializer,
+        responses={
+            201: ProtocolSerializer,
+            403: OpenApiResponse(
+                description="not the service key that opened the sheet (API.md: Ownership), "
+                "or not a service key"
+            ),
+        },
+    )
     @action(detail=True, methods=["post"])
     def deals(self, request, pk=None):
         """Score a deal and add it to the sheet as its next deal; answers with the whole sheet."""
         given = DealAddSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        services.deal_add(protocol_id=int(pk), **given.validated_data)
+        services.deal_add(protocol_id=int(pk), service_key=request.auth, **given.validated_data)
         return self._sheet(int(pk), status.HTTP_201_CREATED)
 
     def _sheet(self, protocol_id: int, status_code: int) -> Response:

@@ -8,9 +8,11 @@ translate errors one by one.
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions, status
 from rest_framework.serializers import as_serializer_error
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from domain.errors import Conflict, DomainError, Forbidden, NotFound, RuleError
+from kort_site import throttles
 
 
 class ConflictError(exceptions.APIException):
@@ -39,9 +41,16 @@ def api_exception(exc: DomainError) -> exceptions.APIException:
 
 
 def exception_handler(exc, context):
-    """DRF's handler, after turning domain errors and Django ``ValidationError`` into DRF's."""
+    """DRF's handler, after turning domain errors and Django ``ValidationError`` into DRF's; a
+    request refused for its credentials is a 429 instead when it is over its rate."""
     if isinstance(exc, DomainError):
         exc = api_exception(exc)
     elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
+    elif isinstance(exc, throttles.REFUSED_BEFORE_RATES):
+        exc = throttles.over_rate(context["request"], context["view"]) or exc
+    if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, list):
+        # A refusal of the input as a whole (a search term with a NUL character, say) is named
+        # like a serializer's own errors, so every 400 is an object.
+        exc = exceptions.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: exc.detail})
     return drf_exception_handler(exc, context)

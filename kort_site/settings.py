@@ -14,12 +14,20 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
 | KORT_BAVAN_VOTE_SECONDS | 30 | length of a live Bavan vote (KORT_RULES §4) |
 | KORT_RANKED_REQUIRE_PLAY | false | ranked matches require every round's full record (`play`) unless created with `require_play` |
+| KORT_MAX_BODY_BYTES | 1048576 | largest request body under /api/; a larger one is a 413 |
+| KORT_THROTTLE_ANON | 300/min | requests per client address without a valid credential (`none`: no limit) |
+| KORT_THROTTLE_PLAYER | 120/min | requests per player token |
+| KORT_THROTTLE_SERVICE | 20000/min | requests per service key |
+| KORT_NUM_PROXIES | 0 | trusted proxies in front of the service, whose `X-Forwarded-For` gives the client address |
+| KORT_CACHE_URL | CELERY_BROKER_URL if Redis, else process memory | the cache that counts requests, e.g. redis://127.0.0.1:6379/1 |
 """  # noqa: E501
 
+import re
 import warnings
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 from matches.kort.rules import VOTE_LENGTH_MS
 
@@ -61,6 +69,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "kort_site.middleware.ApiEdgesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -124,17 +133,18 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "kort_site.schema.KortAutoSchema",
     "EXCEPTION_HANDLER": "kort_site.api_errors.exception_handler",
-    "DEFAULT_PARSER_CLASSES": [
-        "kort_site.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+    # Every request counts against one rate: its service key's, its player's or its address's.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "kort_site.throttles.ServiceKeyRateThrottle",
+        "kort_site.throttles.PlayerRateThrottle",
+        "kort_site.throttles.AnonymousRateThrottle",
     ],
-    "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
+    "NUM_PROXIES": env.int("KORT_NUM_PROXIES", default=0),
+    # JSON in and out (API.md "Conventions"): another content type is a 415.
+    "DEFAULT_PARSER_CLASSES": ["kort_site.parsers.SafeJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
@@ -175,6 +185,37 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=VOTE_LENGTH_MS // 1000)
 KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
+KORT_MAX_BODY_BYTES = env.int("KORT_MAX_BODY_BYTES", default=1024 * 1024)
+
+
+def _rate(variable: str, default: str) -> str | None:
+    """A request rate from the environment: ``N/s``, ``N/min``, ``N/hour``, ``N/day``, or
+    ``none`` (None: no limit). A malformed one stops the start."""
+    rate = env.str(variable, default=default).strip().lower()
+    if rate == "none":
+        return None
+    if not re.fullmatch(r"[0-9]+/(s|sec|second|m|min|minute|h|hour|d|day)", rate):
+        raise ImproperlyConfigured(f"{variable}: {rate!r} is not a rate like 300/min or none")
+    return rate
+
+
+KORT_THROTTLE_ANON = _rate("KORT_THROTTLE_ANON", "300/min")
+KORT_THROTTLE_PLAYER = _rate("KORT_THROTTLE_PLAYER", "120/min")
+KORT_THROTTLE_SERVICE = _rate("KORT_THROTTLE_SERVICE", "20000/min")
+
+# The throttles' counts: shared by every web process in production, so that the rates hold
+# for the service as a whole (Redis; by default the broker's, when that is Redis), and in
+# process memory on the embedded default.
+KORT_CACHE_URL = env.str(
+    "KORT_CACHE_URL",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+if KORT_CACHE_URL:
+    CACHES["default"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": KORT_CACHE_URL,
+    }
 
 if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -1,9 +1,7 @@
 """URLs: the API under /api/v1/, its schema and docs, and the admin."""
 
 from django.contrib import admin
-from django.http import JsonResponse
 from django.urls import include, path
-from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -54,13 +52,3 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
-
-
-def not_found(request, exception=None):
-    """404 in the API's error shape under /api/, Django's page elsewhere (debug off)."""
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "Not found."}, status=404)
-    return page_not_found(request, exception)
-
-
-handler404 = not_found

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from rest_framework_api_key.models import APIKey
 
 from domain.errors import Conflict, DomainError, NotFound, RuleError
 from matches.kort.rules import (
@@ -33,6 +34,7 @@ from matches.reports import TRICKS_REQUIRED, RoundReport
 from matches.rounds import round_finish
 from matches.selectors import ROUNDS_IN_ORDER, SEATS_IN_ORDER
 from players.models import Player
+from players.ownership import check_owner
 
 
 def match_create(
@@ -136,14 +138,18 @@ def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
     return [found[pid] for pid in seat_ids]
 
 
-def round_report(*, match_id: int, report: RoundReport) -> tuple[Round, bool]:
+def round_report(
+    *, match_id: int, report: RoundReport, service_key: APIKey | None = None
+) -> tuple[Round, bool]:
     """Report the next round of a match (API.md "Matches"): a summary, a full record
     (``report.play``, see :mod:`matches.records`), or both; a 7:0 with ``report.live_vote``
-    opens a live vote. Returns ``(round, created)``: a resend of a stored round with the same
-    body and record returns it unchanged with ``created`` False.
+    opens a live vote. ``service_key`` is the caller's key: only the key that created the match
+    reports its rounds (API.md "Ownership"). Returns ``(round, created)``: a resend of a stored
+    round with the same body and record returns it unchanged with ``created`` False.
 
     Raises:
         NotFound: no such match.
+        Forbidden: ``service_key`` did not create the match (nothing is written).
         InvalidRoundError: the report breaks a rule (§2 outcome, §4 votes, §5 trump caller), its
             summary disagrees with its record, or the match requires a record (field ``play``).
         InvalidRecordError: the record is malformed or illegal (§1, §3; field ``play...``).
@@ -154,6 +160,7 @@ def round_report(*, match_id: int, report: RoundReport) -> tuple[Round, bool]:
     """
     with transaction.atomic():
         match = match_locked(match_id)
+        check_owner(match.service_key_id, service_key, f"match {match.pk}")
         voting = _voting_round(match)
         if voting is None:
             return _round_add(match, list(match.rounds.all()), report)

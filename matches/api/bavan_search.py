@@ -95,7 +95,6 @@ class BavanGuaranteedView(APIView):
     hands of unequal size or not 1 to 6 cards, a leader outside the team, voids no split allows.
     """
 
-    authentication_classes = []
     permission_classes = [AllowAny]
 
     @extend_schema(request=BavanPositionSerializer, responses={200: BavanAnswerSerializer})

@@ -4,6 +4,7 @@ the services and the pure rules module; a valid round report becomes a typed
 
 from collections.abc import Mapping
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
@@ -60,10 +61,31 @@ class RoundReportSerializer(serializers.Serializer):
         return RoundReport.from_wire(self.validated_data)
 
 
+MAX_PLAYER_ID = 2**63 - 1
+"""Player ids are 64-bit (BigAutoField): a larger number is refused here, not by the database."""
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYER_ID},
+        "minItems": 4,
+        "maxItems": 4,
+        "uniqueItems": True,
+        "description": "the player ids of seats 0..3; team A = seats 0 and 2, team B = seats 1 "
+        "and 3; a player sits only once",
+    }
+)
+class SeatsField(serializers.ListField):
+    """Four distinct player ids. The count and the repeats are checked by ``match_create``,
+    whose messages cite the rule; the schema states them."""
+
+    child = serializers.IntegerField(min_value=1, max_value=MAX_PLAYER_ID)
+
+
 class MatchCreateSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=[m.value for m in Mode])
-    # Player ids are 64-bit (BigAutoField): a larger number is refused here, not by the database.
-    seats = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**63 - 1))
+    seats = SeatsField()
     first_trump_seat = serializers.IntegerField(min_value=0, max_value=3, default=0)
     external_id = serializers.CharField(
         max_length=120, required=False, allow_null=True, allow_blank=False

@@ -3,7 +3,7 @@
 import django_filters
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -25,6 +25,11 @@ from matches.models import Match, Round, RoundStatus
 from matches.reports import RoundReport
 from players.auth import IsServiceKey
 from players.models import Player
+
+OWNER_ONLY = OpenApiResponse(
+    description="not the service key that created the match (API.md: Ownership), or not a "
+    "service key"
+)
 
 
 class MatchFilter(django_filters.FilterSet):
@@ -83,8 +88,16 @@ class MatchViewSet(
             return [IsServiceKey()]
         return [AllowAny()]
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer})
+    @extend_schema(
+        request=MatchCreateSerializer,
+        responses={
+            200: OpenApiResponse(MatchSerializer, "this key created the match already"),
+            201: MatchSerializer,
+            409: OpenApiResponse(description="a round of `rounds` after the match ended"),
+        },
+    )
     def create(self, request):
+        """Create a match (service key); the same ``external_id`` again returns it (200)."""
         given = MatchCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         fields = dict(given.validated_data)
@@ -93,13 +106,26 @@ class MatchViewSet(
         body = MatchSerializer(self.get_queryset().get(pk=match.pk)).data
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
-    @extend_schema(request=RoundReportSerializer, responses={201: RoundReportedSerializer})
+    @extend_schema(
+        request=RoundReportSerializer,
+        responses={
+            200: OpenApiResponse(RoundReportedSerializer, "a resend of a stored round"),
+            201: RoundReportedSerializer,
+            403: OWNER_ONLY,
+            409: OpenApiResponse(
+                description="the match ended, a round is still open, or `number` names a "
+                "round stored with another body"
+            ),
+        },
+    )
     @action(detail=True, methods=["post"])
     def rounds(self, request, pk=None):
         """Report the next round of the match: its summary, its full record (play), or both."""
         given = RoundReportSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        round_, created = services.round_report(match_id=int(pk), report=given.to_report())
+        round_, created = services.round_report(
+            match_id=int(pk), report=given.to_report(), service_key=request.auth
+        )
         return round_answer(round_, created, round_.match)
 
 

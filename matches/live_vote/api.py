@@ -2,7 +2,7 @@
 that went for Bavan, and let a seat's player leave. Thin views over the vote's services."""
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches.api.serializers import RoundReportedSerializer
-from matches.api.views import round_answer
+from matches.api.views import OWNER_ONLY, round_answer
 from matches.kort.rules import Vote
 from matches.live_vote import selectors, services
 from matches.live_vote.models import BavanVote
@@ -35,8 +35,21 @@ class BavanVoteView(APIView):
         services.vote_settle(_vote_or_404(match_id, number))
         return Response(_vote_body(match_id, number))
 
-    @extend_schema(request=VoteCastSerializer, responses={201: BavanVoteSerializer})
+    @extend_schema(
+        request=VoteCastSerializer,
+        responses={
+            201: BavanVoteSerializer,
+            403: OpenApiResponse(
+                description="not one of the two voters, left the match, banned, or not a "
+                "player token"
+            ),
+            409: OpenApiResponse(
+                description="a second vote, a vote after the resolution or past the deadline"
+            ),
+        },
+    )
     def post(self, request, match_id: int, number: int):
+        """Cast the player's vote, ``bavan`` or ``stop`` (player token; KORT_RULES §4)."""
         given = VoteCastSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         services.vote_cast(
@@ -65,12 +78,23 @@ class RoundFinishView(APIView):
 
     permission_classes = [IsServiceKey]
 
-    @extend_schema(request=RoundFinishSerializer, responses={201: RoundReportedSerializer})
+    @extend_schema(
+        request=RoundFinishSerializer,
+        responses={
+            200: OpenApiResponse(RoundReportedSerializer, "a resend of the finish"),
+            201: RoundReportedSerializer,
+            403: OWNER_ONLY,
+            409: OpenApiResponse(
+                description="the round had no live vote, is still voting, or is finished "
+                "already with other tricks"
+            ),
+        },
+    )
     def post(self, request, match_id: int, number: int):
         given = RoundFinishSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         round_, created = services.bavan_finish(
-            match_id=match_id, number=number, **given.validated_data
+            match_id=match_id, number=number, service_key=request.auth, **given.validated_data
         )
         return round_answer(round_, created)
 
@@ -80,7 +104,14 @@ class SeatLeaveView(APIView):
 
     permission_classes = [IsServiceKey]
 
-    @extend_schema(request=None, responses={200: SeatLeftSerializer})
+    @extend_schema(
+        request=None,
+        responses={
+            200: SeatLeftSerializer,
+            403: OWNER_ONLY,
+            409: OpenApiResponse(description="the match is over"),
+        },
+    )
     def post(self, request, match_id: int, seat: int):
-        left = services.seat_leave(match_id=match_id, seat=seat)
+        left = services.seat_leave(match_id=match_id, seat=seat, service_key=request.auth)
         return Response(SeatLeftSerializer(left).data)

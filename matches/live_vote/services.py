@@ -29,6 +29,7 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from rest_framework_api_key.models import APIKey
 
 from domain.errors import Conflict, Forbidden, NotFound, RuleError
 from matches.kort.bavan_search import bavan_guaranteed, position_at_vote
@@ -50,6 +51,7 @@ from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import canonical_play, check_continues, replay_report
 from matches.rounds import round_finish
 from players.models import Player
+from players.ownership import check_owner
 
 FINISH_NEEDS_TRICKS = "give the final tricks, the complete record (play), or both"
 EXPIRE_TASK = "matches.expire_bavan_vote"
@@ -109,7 +111,8 @@ def vote_cast(
 
     Raises:
         NotFound: the round has no live vote.
-        Forbidden: the player is not one of the two voters (or left the match).
+        Forbidden: the player is banned (API.md "Banned players"), or is not one of the two
+            voters (or left the match).
         Conflict: a second vote by the seat, a vote after the resolution, or one past the
             deadline. What is due first (bot votes, the deadline) is settled before the vote
             is judged (:func:`vote_settle`).
@@ -120,6 +123,7 @@ def vote_cast(
         if vote is None:
             raise NotFound(f"round {number} of match {match_id} has no live vote")
         at = now or timezone.now()
+        _check_not_banned(player)
         seat = _voter_seat_of(vote, player)
         if past_deadline(vote.ms_at(at), vote.length_ms):
             raise Conflict(
@@ -149,6 +153,13 @@ def _voter_seats(vote: BavanVote) -> list[Seat]:
         .filter(match_id=vote.round.match_id, seat__in=Team(vote.team).seats)
         .order_by("seat")
     )
+
+
+def _check_not_banned(player: Player) -> None:
+    """A ban stops a player's votes at once, in a vote opened before it too: the ban is read
+    while the vote row is held, so a vote is judged against the ban as it is then."""
+    if Player.objects.filter(pk=player.pk, is_banned=True).exists():
+        raise Forbidden(f"player {player.pk} is banned; banned players cannot vote (API.md)")
 
 
 def _voter_seat_of(vote: BavanVote, player: Player) -> int:
@@ -315,22 +326,32 @@ def bavan_guaranteed_for(round_: Round) -> bool:
     return bavan_guaranteed(**position_at_vote(round_.play, round_.trump_seat)).guaranteed
 
 
-def seat_leave(*, match_id: int, seat: int, now: datetime | None = None) -> Seat:
+def seat_leave(
+    *,
+    match_id: int,
+    seat: int,
+    service_key: APIKey | None = None,
+    now: datetime | None = None,
+) -> Seat:
     """Mark the player of ``seat`` as left the match; from then on the seat counts as a bot
     (KORT_RULES §4, §9). If the seat is a voter of an open vote and has not voted, its bot vote
     is queued for 2 s after the vote started, or at once if that has passed. Leaving again
-    changes nothing. Returns the seat.
+    changes nothing. ``service_key`` is the caller's key; the match row is held while its
+    ownership is checked and the seat written. Returns the seat.
 
     Raises:
         NotFound: no such match or seat.
+        Forbidden: ``service_key`` did not create the match (API.md "Ownership").
         Conflict: the match is over.
     """
     now = now or timezone.now()
     with transaction.atomic():
-        left = Seat.objects.select_related("match").filter(match_id=match_id, seat=seat).first()
-        if left is None:
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        left = None if match is None else match.seats.filter(seat=seat).first()
+        if match is None or left is None:
             raise NotFound(f"match {match_id} has no seat {seat}")
-        if left.match.status != MatchStatus.IN_PROGRESS:
+        check_owner(match.service_key_id, service_key, f"match {match_id}")
+        if match.status != MatchStatus.IN_PROGRESS:
             raise Conflict("match", "the match is over; nobody leaves it any more")
         if left.left_at is not None:
             return left
@@ -350,17 +371,21 @@ def bavan_finish(
     number: int,
     tricks: Mapping[Team, int] | None = None,
     play: Mapping | None = None,
+    service_key: APIKey | None = None,
     now: datetime | None = None,
 ) -> tuple[Round, bool]:
     """Finish round ``number``, which went for Bavan after its live vote, with its final
     ``tricks`` (``{Team.A: n, Team.B: m}``) or its complete record ``play`` (or both,
     agreeing): 13:0 is a ``bavan`` / ``at_bavan``, (7+j):1 a ``bavan_failed`` (KORT_RULES §2,
     §3); the match moves on. A record must continue the one the vote was opened with. The vote
-    is settled first (:func:`vote_settle`). Returns ``(round, created)``: a resend with the
-    same tricks and record returns the finished round with ``created`` False.
+    is settled first (:func:`vote_settle`). Only ``service_key``, the key that created the
+    match, finishes its rounds (checked with the match row held). Returns ``(round,
+    created)``: a resend with the same tricks and record returns the finished round with
+    ``created`` False.
 
     Raises:
         NotFound: no such match or round.
+        Forbidden: ``service_key`` did not create the match (API.md "Ownership").
         Conflict: the round had no live vote, its vote is still open, it was refused (finished
             as a Kort / At-kort), or it was finished with other tricks or another record.
         InvalidRoundError: ``tricks`` is not a Bavan's end for the 7:0 team, or disagrees with
@@ -374,6 +399,7 @@ def bavan_finish(
         round_ = None if match is None else match.rounds.filter(number=number).first()
         if match is None or round_ is None:
             raise NotFound(f"match {match_id} has no round {number}")
+        check_owner(match.service_key_id, service_key, f"match {match_id}")
         complete = canonical_play(play)
         if complete is not None:
             tricks = _record_tricks(round_, vote, complete, tricks)

@@ -44,10 +44,12 @@ def test_worked_examples_of_section_6(api, body, expected):
     assert r.json() == expected
 
 
-def test_the_scorer_needs_no_credentials_and_ignores_bad_ones(api):
-    r = api.as_service("not-a-key").post(SCORE, EXAMPLE_2)
+def test_the_scorer_needs_no_credentials_but_refuses_bad_ones(api):
+    # A key that is not (or no longer) valid gets 401 everywhere (API.md "Conventions").
+    r = api.post(SCORE, EXAMPLE_2)
     assert r.status_code == 200, r.data
     assert r.json() == EXAMPLE_2_SCORE
+    assert api.as_service("not-a-key").post(SCORE, EXAMPLE_2).status_code == 401
 
 
 def test_flags_may_be_left_out_for_pairs_with_trick_whists(api):

@@ -1,9 +1,10 @@
 """Hostile input at the edges of the API: never a 500, always the API's error shape."""
 
 import pytest
+from rest_framework.test import APIClient
 
 from players.models import Player
-from tests.api_steps import MATCHES, ids_of, match_start, round_body
+from tests.api_steps import MATCHES, ids_of, match_start, round_body, stored_counts
 
 HUGE = 2**63
 
@@ -65,3 +66,104 @@ def test_a_round_numbered_past_the_end_of_a_match_is_a_conflict(service, cast):
 
     assert response.status_code == 409, response.data
     assert "the match ended" in str(response.data["match"])
+
+
+# Every answer under /api/ is JSON, bodies are JSON only, paths answer with or without their
+# trailing slash (API.md "Conventions").
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"data": "trump_seat=1&play=null", "content_type": "application/x-www-form-urlencoded"},
+        {"data": {"trump_seat": "1", "play": "null"}, "format": "multipart"},
+        {"data": "<round/>", "content_type": "application/xml"},
+    ],
+    ids=["form", "multipart", "xml"],
+)
+@pytest.mark.parametrize("part", ["rounds/", "rounds/1/finish/"])
+def test_a_body_that_is_not_json_is_a_415(service, cast, content, part):
+    match_id = match_start(service, ids_of(cast))
+    before = stored_counts()
+
+    response = service.client.post(f"{MATCHES}{match_id}/{part}", **content)
+
+    assert response.status_code == 415, response.content
+    assert "Unsupported media type" in response.json()["detail"]
+    assert stored_counts() == before
+
+
+def test_a_post_without_the_trailing_slash_creates_without_a_redirect(service):
+    response = service.post("/api/v1/players", {"username": "amir"})
+
+    assert response.status_code == 201, response.content
+    assert Player.objects.get().username == "amir"
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/players", "/api/v1/leaderboard", "/api/v1/players/me/stats", "/api/schema"],
+)
+def test_a_read_without_the_trailing_slash_answers_in_place(api, path):
+    response = api.get(path)
+
+    assert response.status_code in (200, 401), response.content
+    assert "Location" not in response
+
+
+def test_a_player_path_without_its_slash_reads_the_player(service, api, cast):
+    response = api.get(f"/api/v1/players/{cast[0].pk}")
+
+    assert response.status_code == 200
+    assert response.json()["username"] == "amir"
+
+
+def test_a_body_over_the_limit_is_a_413_in_json(service, settings):
+    settings.KORT_MAX_BODY_BYTES = 1024 * 1024
+    body = '{"username": "' + "a" * (5 * 1024 * 1024) + '"}'
+
+    response = service.client.post("/api/v1/players/", body, content_type="application/json")
+
+    assert response.status_code == 413
+    assert "at most 1048576 bytes" in response.json()["detail"]
+    assert Player.objects.count() == 0
+
+
+@pytest.mark.parametrize("debug", [True, False], ids=["debug", "no-debug"])
+def test_an_unknown_api_path_is_a_json_404(api, settings, debug):
+    settings.DEBUG = debug
+
+    response = api.get("/api/v1/nothing-here/")
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not Found"}
+
+
+def test_a_wrong_method_is_a_json_405_naming_the_allowed_ones(api):
+    response = api.client.delete("/api/v1/leaderboard/")
+
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, HEAD, OPTIONS"
+    assert "not allowed" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("debug", [True, False], ids=["debug", "no-debug"])
+def test_a_server_error_is_a_json_500(db, settings, monkeypatch, debug):
+    settings.DEBUG = debug
+
+    def broken():
+        raise RuntimeError("the database is on fire")
+
+    monkeypatch.setattr("ranking.selectors.leaderboard_queryset", broken)
+    client = APIClient(raise_request_exception=False)
+
+    response = client.get("/api/v1/leaderboard/")
+
+    assert response.status_code == 500
+    assert response.json() == {"detail": "Internal Server Error"}
+
+
+def test_pages_outside_the_api_keep_their_html(staff):
+    assert staff.get("/admin/").status_code == 200
+    assert staff.get("/admin/nothing-here/").status_code == 404
+    assert "text/html" in staff.get("/api/docs/")["Content-Type"]

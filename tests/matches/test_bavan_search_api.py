@@ -42,9 +42,10 @@ def test_trop_bar_and_voids_are_optional(api):
     assert api.post(URL, body).json()["guaranteed"] is True
 
 
-def test_needs_no_credentials_even_when_given_bad_ones(api):
-    client = api.as_player("not-a-token")
-    assert client.post(URL, POSITION).status_code == 200
+def test_needs_no_credentials_but_refuses_bad_ones(api):
+    # A credential that is not (or no longer) valid gets 401 everywhere (API.md "Conventions").
+    assert api.post(URL, POSITION).status_code == 200
+    assert api.as_player("not-a-token").post(URL, POSITION).status_code == 401
 
 
 @pytest.mark.parametrize(

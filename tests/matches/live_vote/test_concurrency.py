@@ -66,3 +66,23 @@ def test_two_bavans_at_once_both_count_and_go_once(table, rerun):
     vote = BavanVote.objects.get()
     assert (vote.status, vote.seat_votes.count()) == ("go", 2)
     assert Round.objects.get().status == "bavan"
+
+
+@pytest.mark.parametrize("rerun", range(5))
+def test_a_bavan_and_a_stop_at_once_always_refuse(table, rerun):
+    # KORT_RULES §4: a stop refuses at once; a bavan counted before it is stored before it,
+    # and one that comes after the refusal is refused (409). The stop itself is never refused.
+    table.open_vote()
+
+    results = cast_together(table, {0: "bavan", 2: "stop"})
+
+    assert results[2] == "cast"
+    vote = BavanVote.objects.get()
+    stored = list(vote.seat_votes.order_by("id").values_list("seat", "choice", "at"))
+    assert vote.status == "refused"
+    assert [(seat, choice) for seat, choice, _ in stored] == (
+        [(0, "bavan"), (2, "stop")] if results[0] == "cast" else [(2, "stop")]
+    )
+    assert [at for *_, at in stored] == sorted(at for *_, at in stored)
+    assert vote.resolved_at == stored[-1][2]
+    assert Round.objects.get().outcome == "kort"

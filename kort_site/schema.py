@@ -1,0 +1,119 @@
+"""The OpenAPI schema as the server answers (API.md "Conventions"): each operation lists the
+credentials it takes and the errors it can give, with their bodies.
+
+- Security: an operation that needs a service key lists only the service key; one that needs a
+  player token only the token; the public ones take either, or none.
+- Errors: 401 (bad credentials) and 429 (over the rate) anywhere; 400 where a body or a query
+  parameter is read; 403 where a credential of a kind is needed; 404 where the path names an
+  object or the list has pages; 413 and 415 where a body is sent. A view adds the errors only
+  it knows of (a 409, an ownership 403, a 400 of its own) as ``OpenApiResponse``\\s with a
+  description, and gets the error body filled in here.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ResolvedComponent
+from drf_spectacular.utils import OpenApiParameter
+
+from players.auth import IsPlayer, IsServiceKey
+
+SERVICE_KEY_SCHEME = "ServiceKey"
+PLAYER_TOKEN_SCHEME = "tokenAuth"
+NEVER_A_400 = {"page"}
+"""Query parameters no value of which is refused with a 400 (a page past the end is a 404)."""
+FIELD_ERROR_CODES = ("400", "409")
+"""The errors whose body names each field at fault; the others have a ``detail``."""
+
+ERROR = {
+    "type": "object",
+    "properties": {"detail": {"type": "string"}},
+    "required": ["detail"],
+    "description": "What is wrong, and the rule it breaks.",
+}
+FIELD_ERRORS = {
+    "type": "object",
+    "additionalProperties": {"anyOf": [{"type": "string"}, {"type": "array"}, {"type": "object"}]},
+    "description": 'Each bad field and why (`{"tricks": ["a round ends when a team reaches 7 '
+    'tricks; got 8:3"]}`), nested as the body is; `non_field_errors` for the input as a '
+    "whole, `detail` for a body that is no JSON.",
+}
+ERROR_DESCRIPTIONS = {
+    "400": "Invalid input: each bad field and why; nothing was written.",
+    "401": "Missing, invalid or revoked credentials.",
+    "403": "This credential may not do this (a player token where a service key is needed, "
+    "or the reverse).",
+    "404": "No such object, or no such page.",
+    "413": "The body is over the size limit (KORT_MAX_BODY_BYTES, 1 MiB by default).",
+    "415": "The body is not JSON (`Content-Type: application/json`).",
+    "429": "Over the request rate of this credential or address; `Retry-After` gives the "
+    "seconds to wait.",
+}
+RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer"},
+        "description": "Seconds until a request is counted again.",
+    }
+}
+
+
+class KortAutoSchema(AutoSchema):
+    def get_auth(self):
+        auths = super().get_auth()
+        only = self._only_scheme()
+        if only is None:
+            return auths
+        return [auth for auth in auths if list(auth) == [only]]
+
+    def _only_scheme(self) -> str | None:
+        """The one security scheme of an operation that needs a credential of one kind."""
+        permissions = self.view.get_permissions()
+        if any(isinstance(permission, IsServiceKey) for permission in permissions):
+            return SERVICE_KEY_SCHEME
+        if any(isinstance(permission, IsPlayer) for permission in permissions):
+            return PLAYER_TOKEN_SCHEME
+        return None
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        for code in self._error_codes():
+            responses.setdefault(code, {"description": ERROR_DESCRIPTIONS[code]})
+        for code, response in responses.items():
+            if code >= "400" and "content" not in response:
+                response["content"] = {"application/json": {"schema": self._error_body(code)}}
+        if "429" in responses:
+            responses["429"]["headers"] = RETRY_AFTER
+        return dict(sorted(responses.items()))
+
+    def _error_codes(self) -> list[str]:
+        """The errors every operation of this kind can give (see the module's docstring)."""
+        body = self.method in ("POST", "PUT", "PATCH")
+        takes_body = body and self.get_request_serializer() is not None
+        parameters = [
+            parameter
+            for parameter in self._get_parameters()
+            if parameter["in"] in (OpenApiParameter.QUERY, OpenApiParameter.PATH)
+        ]
+        queried = {p["name"] for p in parameters if p["in"] == OpenApiParameter.QUERY}
+        codes = ["401", "429"]
+        if takes_body or queried - NEVER_A_400:
+            codes.append("400")
+        if self._only_scheme() is not None:
+            codes.append("403")
+        if "page" in queried or any(p["in"] == OpenApiParameter.PATH for p in parameters):
+            codes.append("404")
+        if body:
+            codes.append("413")
+        if takes_body:
+            codes.append("415")
+        return codes
+
+    def _error_body(self, code: str) -> dict:
+        name, schema = (
+            ("FieldErrors", FIELD_ERRORS) if code in FIELD_ERROR_CODES else ("Error", ERROR)
+        )
+        component = ResolvedComponent(
+            name=name, type=ResolvedComponent.SCHEMA, schema=schema, object=name
+        )
+        self.registry.register_on_missing(component)
+        return component.ref
