@@ -42,6 +42,10 @@ class BavanVote(models.Model):
     )
 
     class Meta:
+        indexes = [
+            # The sweeper's question: which open votes are past their deadline or owe bot votes?
+            models.Index(fields=["deadline"], condition=Q(status="open"), name="bavan_vote_open"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(status="open", resolved_at__isnull=True)
