@@ -27,8 +27,12 @@ def queue(task: str, *args: int, eta: datetime | None = None) -> bool:
     Returns True if the task was queued (or run), False if the broker could not be reached:
     that is logged as a warning and nothing is raised.
     """
+    queued = current_app.tasks[task]
     try:
-        current_app.tasks[task].apply_async(args, eta=eta)
+        if eta is None:
+            queued.apply_async(args)
+        else:
+            queued.apply_async(args, eta=eta)
     except BrokerError as error:
         log.warning(
             "could not queue %s %s, the sweeper will queue it again: %s", task, list(args), error

@@ -170,10 +170,17 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Time limits. A task takes milliseconds (finalization is a few queries; the guaranteed-Bavan
+# search of a bot vote is under 20 ms at the 99th percentile, bench/bavan_search.py), so one
+# still running after 10 s is stuck (a lock held elsewhere, a lost database): it is stopped,
+# and its work stays overdue until the sweeper queues it again.
+CELERY_TASK_TIME_LIMIT = 15
+CELERY_TASK_SOFT_TIME_LIMIT = 10
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=VOTE_LENGTH_MS // 1000)
+KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
 
 # Nothing is lost (API.md "Conventions"). A request stores its work first and queues its task on
 # commit (delivery.queue); a broker that cannot be reached costs a logged warning, not the
@@ -191,14 +198,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": KORT_SWEEP_SECONDS},
     },
 }
-# Time limits. A task takes milliseconds (finalization is a few queries; the guaranteed-Bavan
-# search of a bot vote is under 20 ms at the 99th percentile, bench/bavan_search.py), so one
-# still running after 10 s is stuck (a lock held elsewhere, a lost database): it is stopped,
-# and its work stays overdue until the sweeper queues it again.
-CELERY_TASK_SOFT_TIME_LIMIT = 10
-CELERY_TASK_TIME_LIMIT = 15
 # Publishing fails fast: two more tries 0.2 s apart and a 2 s connection timeout, so a request
-# whose broker is down answers within a few seconds (its work is swept later).
+# whose broker is down answers at once (about 3 s at most for a broker that never answers), and
+# its work is swept later.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 2,
     "interval_start": 0,
@@ -207,14 +209,15 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    # Redis hands a message a worker took but never acknowledged (the worker died) to another
-    # worker once it is visibility_timeout old, checked every unacked_restore_interval seconds
-    # (the default, an hour and about 100 s, is why a killed worker's task waited an hour). A
-    # message is held unacknowledged for its countdown (a vote's deadline task waits the whole
-    # vote) plus its run (at most the hard time limit), so the timeout is that plus 5 s: 50 s by
-    # default; anything shorter would hand live tasks out twice. The sweeper redoes the work of
-    # a dead worker sooner; this returns the message itself. The socket timeouts keep a publish
-    # from waiting on a broker that is gone without closing the connection.
+    # Redis hands a message that a worker took and never acknowledged (the worker died) to
+    # another worker once it is visibility_timeout old, looked for every unacked_restore_interval
+    # seconds (the defaults, an hour looked for about every 100 s, are why a killed worker's task
+    # waited an hour). A live message stays unacknowledged for its countdown (a vote's deadline
+    # task waits the whole vote) plus its run (at most the hard time limit), so the timeout is
+    # those plus 5 s, 50 s by default: anything shorter would hand out running tasks twice. The
+    # sweeper redoes a dead worker's work sooner than that; this brings back the message itself.
+    # The socket timeouts (2 s to connect, 3 s for an answer) keep a publish from waiting on a
+    # broker that is gone without closing its connections.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": KORT_BAVAN_VOTE_SECONDS + CELERY_TASK_TIME_LIMIT + 5,
         "unacked_restore_interval": 5,
@@ -222,7 +225,6 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         "socket_connect_timeout": 2,
         "socket_timeout": 3,
     }
-KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
 
 if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -90,7 +90,7 @@ def celery_worker(*, broker_url: str | None = None, beat: bool = False, **extra_
             yield worker
         except BaseException:
             _stop(worker)
-            print(f"The Celery worker's output:\n{worker.stdout.read()}")  # shown on failure
+            print(f"The Celery worker's output:\n{_output(worker)}")  # shown on failure
             raise
         finally:
             celery_app.conf.task_default_queue = previous_queue
@@ -119,12 +119,17 @@ def _wait_until_ready(worker: subprocess.Popen, name_prefix: str) -> None:
     deadline = time.monotonic() + READY_SECONDS
     while time.monotonic() < deadline:
         if worker.poll() is not None:
-            raise RuntimeError(f"the Celery worker exited:\n{worker.stdout.read()}")
+            raise RuntimeError(f"the Celery worker exited:\n{_output(worker)}")
         replies = celery_app.control.ping(timeout=0.5) or []
         if any(name.startswith(name_prefix) for reply in replies for name in reply):
             return
     _stop(worker)
-    raise RuntimeError(f"the Celery worker did not start in time:\n{worker.stdout.read()}")
+    raise RuntimeError(f"the Celery worker did not start in time:\n{_output(worker)}")
+
+
+def _output(worker: subprocess.Popen) -> str:
+    """What the worker wrote, once it has stopped."""
+    return worker.stdout.read() if worker.stdout else ""
 
 
 @contextmanager
@@ -165,8 +170,8 @@ def _connections_drop() -> None:
     # The app keeps its connections to the broker it first published to in pools; with them
     # closed and forgotten it connects afresh to the broker configured now, as after a fork.
     kombu.pools.reset()
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
+    celery_app._pool = None  # type: ignore[attr-defined]
+    celery_app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
 
 class RedisServer:

@@ -62,7 +62,7 @@ def test_a_match_still_in_progress_is_not_finalized(service, cast):
 def completed_only(monkeypatch):
     """Completed matches stay completed: the queued finalization is recorded, not run."""
     queued = []
-    monkeypatch.setattr(finalize_match, "apply_async", lambda args, eta: queued.extend(args))
+    monkeypatch.setattr(finalize_match, "apply_async", lambda args: queued.extend(args))
     return queued
 
 

@@ -187,7 +187,7 @@ def test_a_match_stuck_before_finalization_is_listed_and_fails_the_run(history, 
             assert failed.value.returncode == 1
             assert out.getvalue().splitlines() == [
                 "No difference: the stored ladder is what the rounds give.",
-                f"match {stuck}: completed {completed_at.isoformat()}, not finalized",
+                f"match {stuck}: completed {completed_at}, not finalized",
             ]
             assert str(failed.value) == (
                 "1 match(es) completed more than 5 s ago and not finalized; the sweeper queues "

@@ -59,9 +59,7 @@ class Command(BaseCommand):
         """Print each stuck match; return how many there are."""
         stuck = list(matches_awaiting_finalization(completed_before=overdue_before()))
         for match in stuck:
-            self.stdout.write(
-                f"match {match.pk}: completed {match.completed_at.isoformat()}, not finalized"
-            )
+            self.stdout.write(f"match {match.pk}: completed {match.completed_at}, not finalized")
         return len(stuck)
 
     def _progress(self, matches, total):
