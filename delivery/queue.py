@@ -26,6 +26,9 @@ def queue(task: str, *args: int, eta: datetime | None = None) -> bool:
 
     Returns True if the task was queued (or run), False if the broker could not be reached:
     that is logged as a warning and nothing is raised.
+
+    Raises:
+        KeyError: no task of that name is registered (a bug, not an outage).
     """
     queued = current_app.tasks[task]
     try:

@@ -29,8 +29,8 @@ def round_finish(match: Match, round_: Round, decision: BavanDecision | None) ->
 
     ``decision`` is the Bavan decision taken at 7:0 (None for a plain win). The match gains the
     round's wins, gets its next trump caller (§5) and, when a team reaches the target, is
-    completed, with finalization queued on commit (§1, §7; a broker that cannot be reached
-    then leaves the match to the sweeper, ``delivery``).
+    completed, with finalization queued on commit (§1, §7); if the broker cannot be reached
+    then, the sweeper queues it later (``delivery.sweep``).
 
     Raises:
         InvalidRoundError: tricks and decision form no outcome of §2 (nothing is saved).

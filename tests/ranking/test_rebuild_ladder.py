@@ -177,6 +177,7 @@ def test_a_match_stuck_before_finalization_is_listed_and_fails_the_run(history, 
             [{"trump_seat": 0, "tricks": {"A": 7, "B": 0}, "bavan": "stop"}],
         )
     completed_at = Match.objects.get(pk=stuck).completed_at
+    assert completed_at is not None
 
     overdue = completed_at + timedelta(seconds=settings.KORT_SWEEP_GRACE_SECONDS + 0.5)
     with time_machine.travel(overdue):
