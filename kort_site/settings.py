@@ -13,6 +13,8 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | CELERY_BROKER_URL | (none: tasks run in-process) | e.g. redis://127.0.0.1:6379/0 |
 | KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
 | KORT_BAVAN_VOTE_SECONDS | 30 | length of a live Bavan vote (KORT_RULES §4) |
+| KORT_SWEEP_SECONDS | 10 | how often Celery beat runs the sweeper, which queues again the tasks of lost work |
+| KORT_SWEEP_GRACE_SECONDS | 5 | work due longer ago than this and not done counts as lost (swept, and listed by `rebuild_ladder`) |
 | KORT_RANKED_REQUIRE_PLAY | false | ranked matches require every round's full record (`play`) unless created with `require_play` |
 | KORT_MAX_BODY_BYTES | 1048576 | largest request body under /api/; a larger one is a 413 |
 | KORT_THROTTLE_ANON | 300/min | requests per client address without a valid credential (`none`: no limit) |
@@ -178,8 +180,12 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_TASK_TIME_LIMIT = 120
-CELERY_TASK_SOFT_TIME_LIMIT = 100
+# Time limits. A task takes milliseconds (finalization is a few queries; the guaranteed-Bavan
+# search of a bot vote is under 20 ms at the 99th percentile, bench/bavan_search.py), so one
+# still running after 10 s is stuck (a lock held elsewhere, a lost database): it is stopped,
+# and its work stays overdue until the sweeper queues it again.
+CELERY_TASK_TIME_LIMIT = 15
+CELERY_TASK_SOFT_TIME_LIMIT = 10
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
@@ -215,6 +221,50 @@ if KORT_CACHE_URL:
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": KORT_CACHE_URL,
+    }
+
+# Nothing is lost (API.md "Conventions"). A request stores its work first and queues its task on
+# commit (delivery.queue); a broker that cannot be reached costs a logged warning, not the
+# answer. Celery beat runs the sweeper (delivery.sweep) every KORT_SWEEP_SECONDS: it queues again
+# the task of work overdue by more than KORT_SWEEP_GRACE_SECONDS (a completed match not
+# finalized, a live vote past its deadline or with bot votes due). So a lost task is redone
+# within grace + period (15 s by default) of the broker and a worker being back.
+KORT_SWEEP_SECONDS = env.int("KORT_SWEEP_SECONDS", default=10)
+KORT_SWEEP_GRACE_SECONDS = env.int("KORT_SWEEP_GRACE_SECONDS", default=5)
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {
+        "task": "kort_site.sweep",
+        "schedule": KORT_SWEEP_SECONDS,
+        # A sweep no worker took before the next one is due is dropped, not piled up.
+        "options": {"expires": KORT_SWEEP_SECONDS},
+    },
+}
+# Publishing fails fast: two more tries 0.2 s apart and a 2 s connection timeout, so a request
+# whose broker is down answers at once (about 3 s at most for a broker that never answers), and
+# its work is swept later.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # Redis hands a message that a worker took and never acknowledged (the worker died) to
+    # another worker once it is visibility_timeout old, looked for every unacked_restore_interval
+    # seconds (the defaults, an hour looked for about every 100 s, are why a killed worker's task
+    # waited an hour). A live message stays unacknowledged for its countdown (a vote's deadline
+    # task waits the whole vote) plus its run (at most the hard time limit), so the timeout is
+    # those plus 5 s, 50 s by default: anything shorter would hand out running tasks twice. The
+    # sweeper redoes a dead worker's work sooner than that; this brings back the message itself.
+    # The socket timeouts (2 s to connect, 3 s for an answer) keep a publish from waiting on a
+    # broker that is gone without closing its connections.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": KORT_BAVAN_VOTE_SECONDS + CELERY_TASK_TIME_LIMIT + 5,
+        "unacked_restore_interval": 5,
+        "unacked_restore_throttle": 1,
+        "socket_connect_timeout": 2,
+        "socket_timeout": 3,
     }
 
 if not DEBUG:

@@ -57,6 +57,14 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
+        indexes = [
+            # The sweeper's and ladder_status's question: which matches await finalization?
+            models.Index(
+                fields=["completed_at"],
+                condition=Q(status="completed"),
+                name="match_awaiting_finalization",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["service_key", "external_id"],

@@ -5,10 +5,9 @@ a live vote all pass through :func:`round_finish`.
 
 from __future__ import annotations
 
-from celery import signature
-from django.db import transaction
 from django.utils import timezone
 
+from delivery.queue import queue_on_commit
 from matches.kort.rules import (
     BavanDecision,
     RoundResult,
@@ -19,9 +18,9 @@ from matches.kort.rules import (
 )
 from matches.models import Match, MatchStatus, Round, RoundStatus
 
-finalize_match = signature("ranking.finalize_match")
-"""The ladder's finalization task (``ranking.tasks.finalize_match``), queued by its name: the
-ladder builds on matches, so matches do not import it. It runs in-process when tasks are eager."""
+FINALIZE_TASK = "ranking.finalize_match"
+"""The name of the ladder's finalization task (``ranking.tasks.finalize_match``): the ladder
+builds on matches, so matches queue it by its name and do not import it."""
 
 
 def round_finish(match: Match, round_: Round, decision: BavanDecision | None) -> RoundResult:
@@ -30,7 +29,8 @@ def round_finish(match: Match, round_: Round, decision: BavanDecision | None) ->
 
     ``decision`` is the Bavan decision taken at 7:0 (None for a plain win). The match gains the
     round's wins, gets its next trump caller (§5) and, when a team reaches the target, is
-    completed, with finalization queued on commit (§1, §7).
+    completed, with finalization queued on commit (§1, §7); if the broker cannot be reached
+    then, the sweeper queues it later (``delivery.sweep``).
 
     Raises:
         InvalidRoundError: tricks and decision form no outcome of §2 (nothing is saved).
@@ -59,7 +59,7 @@ def _match_advance(match: Match, trump_seat: int, result: RoundResult) -> None:
         match.winner = winner
         match.status = MatchStatus.COMPLETED
         match.completed_at = timezone.now()
-        transaction.on_commit(lambda: finalize_match.delay(match.pk))
+        queue_on_commit(FINALIZE_TASK, match.pk)
     match.save(update_fields=ADVANCED_FIELDS)
 
 

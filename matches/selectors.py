@@ -1,6 +1,8 @@
 """Reads of matches (API.md "Matches" and the "My games" history), and the check of stored
 round records against their replay (KORT_RULES §1-§4)."""
 
+from datetime import datetime
+
 from django.db.models import Prefetch, Q, QuerySet
 
 from matches.kort.replay import InvalidRecordError, replay_record
@@ -30,6 +32,16 @@ def player_result_q(player_id: int, result: str) -> Q:
     on_team_a = Q(pk__in=Seat.objects.filter(player_id=player_id, seat__in=(0, 2)).values("match"))
     won = (on_team_a & Q(winner="A")) | (~on_team_a & Q(winner="B"))
     return ~Q(status=MatchStatus.IN_PROGRESS) & (won if result == "won" else ~won)
+
+
+def matches_awaiting_finalization(completed_before: datetime | None = None) -> QuerySet[Match]:
+    """Matches completed and not finalized yet (their cups and statistics not applied,
+    KORT_RULES §7), the earliest completed first; with ``completed_before``, only those
+    completed before that moment."""
+    matches = Match.objects.filter(status=MatchStatus.COMPLETED)
+    if completed_before is not None:
+        matches = matches.filter(completed_at__lt=completed_before)
+    return matches.order_by("completed_at", "pk")
 
 
 def recorded_rounds() -> QuerySet[Round]:

@@ -14,13 +14,23 @@ ROOT = Path(__file__).resolve().parent.parent
 
 ALLOWED = {
     "domain": set(),
+    "delivery": set(),
     "players": {"domain"},
-    "matches": {"domain", "players"},
+    "matches": {"domain", "delivery", "players"},
     "belote": {"domain", "players"},
     "stats": {"domain", "matches", "players"},
-    "ranking": {"domain", "matches", "players", "stats"},
+    "ranking": {"domain", "delivery", "matches", "players", "stats"},
     "pages": {"domain", "matches", "players", "stats", "ranking", "belote"},
-    "kort_site": {"domain", "matches", "players", "stats", "ranking", "belote", "pages"},
+    "kort_site": {
+        "domain",
+        "delivery",
+        "matches",
+        "players",
+        "stats",
+        "ranking",
+        "belote",
+        "pages",
+    },
 }
 """Each top-level package of the project and the packages it may import (docs/architecture.md)."""
 

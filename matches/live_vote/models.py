@@ -46,6 +46,10 @@ class BavanVote(models.Model):
     or None while hidden; set by :func:`matches.live_vote.selectors.vote_seen` (KORT_RULES §4)."""
 
     class Meta:
+        indexes = [
+            # The sweeper's question: which open votes are past their deadline or owe bot votes?
+            models.Index(fields=["deadline"], condition=Q(status="open"), name="bavan_vote_open"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(status="open", resolved_at__isnull=True)

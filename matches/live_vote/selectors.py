@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from matches.kort.rules import Team, hands_shown
-from matches.live_vote.models import BavanVote
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from matches.kort.rules import BOT_VOTE_DELAY_MS, Team, hands_shown
+from matches.live_vote.models import BavanVote, SeatVote, VoteStatus
+from matches.models import Seat
 from matches.records import hands_at_vote
 
 
@@ -44,3 +47,35 @@ def revealed_hands(
     if not hands_shown(vote.ms_at(now), resolved_ms):
         return None
     return {str(seat): list(hands[seat]) for seat in Team(vote.team).seats}
+
+
+def votes_past_deadline(before: datetime) -> QuerySet[BavanVote]:
+    """Open votes whose deadline is before ``before``, the earliest deadline first: silence
+    resolves them (KORT_RULES §4). The resolution itself judges the time exactly
+    (``rules.past_deadline``)."""
+    votes = BavanVote.objects.filter(status=VoteStatus.OPEN, deadline__lt=before)
+    return votes.order_by("deadline", "pk")
+
+
+def votes_with_bot_votes_due(before: datetime) -> QuerySet[BavanVote]:
+    """Open votes opened more than 2 s before ``before`` in which a voter seat that counts as a
+    bot (a bot, or a player who left) has not voted yet, the earliest opened first: their bot
+    votes are due (KORT_RULES §4, §9)."""
+    bot_voters = Q()
+    for team in Team:
+        bot_voters |= Q(team=team) & Q(Exists(_unvoted_bot_seats(team.seats)))
+    due = BavanVote.objects.filter(
+        status=VoteStatus.OPEN, opened_at__lt=before - timedelta(milliseconds=BOT_VOTE_DELAY_MS)
+    )
+    return due.filter(bot_voters).order_by("opened_at", "pk")
+
+
+def _unvoted_bot_seats(seats: Sequence[int]) -> QuerySet[Seat]:
+    """The seats among ``seats`` of the outer vote's match that count as bots
+    (``Seat.counts_as_bot``) and have no vote in it."""
+    voted = SeatVote.objects.filter(vote=OuterRef(OuterRef("pk")), seat=OuterRef("seat"))
+    return Seat.objects.filter(
+        Q(player__is_bot=True) | Q(left_at__isnull=False),
+        match=OuterRef("round__match"),
+        seat__in=seats,
+    ).exclude(Exists(voted))

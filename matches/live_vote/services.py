@@ -13,7 +13,8 @@ predicates of ``matches.kort.rules`` (``past_deadline``, ``bot_votes_due``): a v
 
 Timed work runs in Celery tasks queued on commit by name (``matches.live_vote.tasks``): the
 deadline and the bot votes. A timed task that runs before its time does nothing, and a vote
-that arrives after the deadline resolves a vote the deadline task has not reached yet. Lock
+that arrives after the deadline resolves a vote the deadline task has not reached yet; a task
+lost on its way is queued again by the sweeper (``matches.live_vote.sweeps``). Lock
 order: the vote row, then the match row; round reports and finishes lock only the match row.
 
 Every service takes ``now`` (default: the time once the rows it judges are locked) so tests can
@@ -25,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from rest_framework_api_key.models import APIKey
 
+from delivery.queue import queue_on_commit
 from domain.errors import Conflict, Forbidden, NotFound, RuleError
 from matches.kort.bavan_search import bavan_guaranteed, position_at_vote
 from matches.kort.rules import (
@@ -97,8 +98,9 @@ def _shutout_team(tricks: Mapping[Team, int]) -> Team:
 
 def _task_queue(name: str, vote: BavanVote, eta: datetime) -> None:
     """Queue the vote's timed task ``name`` (found by its name, so this module does not import
-    the tasks that call it) for ``eta``, once the transaction commits."""
-    transaction.on_commit(lambda: current_app.tasks[name].apply_async((vote.pk,), eta=eta))
+    the tasks that call it) for ``eta``, once the transaction commits. A task the broker
+    does not take is queued again by the sweeper (``matches.live_vote.sweeps``)."""
+    queue_on_commit(name, vote.pk, eta=eta)
 
 
 def vote_cast(

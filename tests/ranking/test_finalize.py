@@ -2,7 +2,6 @@
 runs again later or twice at the same moment."""
 
 import threading
-from types import SimpleNamespace
 
 import pytest
 from django.db import connection
@@ -63,7 +62,7 @@ def test_a_match_still_in_progress_is_not_finalized(service, cast):
 def completed_only(monkeypatch):
     """Completed matches stay completed: the queued finalization is recorded, not run."""
     queued = []
-    monkeypatch.setattr("matches.rounds.finalize_match", SimpleNamespace(delay=queued.append))
+    monkeypatch.setattr(finalize_match, "apply_async", lambda args: queued.extend(args))
     return queued
 
 

@@ -2,15 +2,20 @@
 corrupted cup total, statistic or ledger row is reported exactly and restored by ``--fix``
 (KORT_RULES §7, §8). Expected figures are worked out by hand from the rulebook."""
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
+import time_machine
+from django.conf import settings
 from django.core.management import CommandError, call_command
 
+from matches.models import Match
 from players.models import Player
 from players.services import player_create
 from ranking.models import CupChange
 from stats.models import PlayerStats
+from tests.worker import broker_unreachable
 
 
 def report(service, mode, seats, first_trump_seat, rounds):
@@ -155,3 +160,50 @@ def test_a_ledger_row_of_a_bot_is_reported_as_one_to_remove(history):
     ]
     rebuild("--fix")
     assert not CupChange.objects.filter(player=robo).exists()
+
+
+# --- stuck matches (API.md "Nothing is lost") ----------------------------------------------
+
+
+def test_a_match_stuck_before_finalization_is_listed_and_fails_the_run(history, service, cast):
+    """A completed match whose finalization was lost is missing from the ladder: the replay
+    cannot see it (it replays finalized matches), so the run lists it and fails, --fix too."""
+    with broker_unreachable():
+        stuck = report(
+            service,
+            "ranked",
+            [p.id for p in cast],
+            0,
+            [{"trump_seat": 0, "tricks": {"A": 7, "B": 0}, "bavan": "stop"}],
+        )
+    completed_at = Match.objects.get(pk=stuck).completed_at
+    assert completed_at is not None
+
+    overdue = completed_at + timedelta(seconds=settings.KORT_SWEEP_GRACE_SECONDS + 0.5)
+    with time_machine.travel(overdue):
+        for args in ((), ("--fix",)):
+            out = StringIO()
+            with pytest.raises(CommandError) as failed:
+                call_command("rebuild_ladder", *args, stdout=out)
+            assert failed.value.returncode == 1
+            assert out.getvalue().splitlines() == [
+                "No difference: the stored ladder is what the rounds give.",
+                f"match {stuck}: completed {completed_at}, not finalized",
+            ]
+            assert str(failed.value) == (
+                "1 match(es) completed more than 5 s ago and not finalized; the sweeper queues "
+                "their finalization again (manage.py sweep does it now)"
+            )
+
+
+def test_a_match_completed_within_the_sweep_grace_is_not_stuck(history, service, cast):
+    with broker_unreachable():
+        report(
+            service,
+            "ranked",
+            [p.id for p in cast],
+            0,
+            [{"trump_seat": 0, "tricks": {"A": 7, "B": 0}, "bavan": "stop"}],
+        )
+
+    assert rebuild() == "No difference: the stored ladder is what the rounds give.\n"

@@ -5,13 +5,13 @@ import pytest
 from django.db import IntegrityError, OperationalError
 
 from kort_site.celery import app as celery_app
-from matches.rounds import finalize_match as queued_finalization
+from matches.rounds import FINALIZE_TASK as queued_finalization
 from ranking import tasks
 
 
 def test_matches_queue_the_finalization_task_by_its_name():
-    assert queued_finalization["task"] == tasks.finalize_match.name == "ranking.finalize_match"
-    assert queued_finalization.type.name == tasks.finalize_match.name
+    assert queued_finalization == tasks.finalize_match.name == "ranking.finalize_match"
+    assert celery_app.tasks[queued_finalization].name == tasks.finalize_match.name
 
 
 @pytest.fixture

@@ -2,21 +2,27 @@
 
 Recomputes every player's cups, best cups, last cup change and statistics, and the cups ledger,
 from the finalized matches (logic in ``ranking.rebuild``), and prints each difference from what
-is stored. Exit status: 0 when nothing differs (or ``--fix`` wrote the recomputed values), 1
-when differences were found and not fixed.
+is stored. It also lists the stuck matches: completed longer than ``KORT_SWEEP_GRACE_SECONDS``
+ago and still not finalized, so their cups are missing from the ladder (the sweeper queues their
+finalization again; ``manage.py sweep`` does it now). Exit status: 0 when nothing differs (or
+``--fix`` wrote the recomputed values) and no match is stuck, 1 otherwise.
 """
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from delivery.sweep import overdue_before
+from matches.selectors import matches_awaiting_finalization
 from ranking.rebuild import ladder_rebuild
 
 
 class Command(BaseCommand):
     help = (
         "Recompute cups, best cups, last cup change, statistics and the cups ledger from the "
-        "rounds of finalized matches and report every difference. Exit status 1 when "
-        "differences were found and not fixed; --fix writes the recomputed values."
+        "rounds of finalized matches and report every difference, and list the matches stuck "
+        "before finalization. Exit status 1 when differences were found and not fixed, or a "
+        "match is stuck; --fix writes the recomputed values."
     )
 
     def add_arguments(self, parser):
@@ -34,12 +40,27 @@ class Command(BaseCommand):
             self.stdout.write("No difference: the stored ladder is what the rounds give.")
         elif fix:
             self.stdout.write(f"Fixed {len(differences)} difference(s).")
-        else:
-            raise CommandError(
+        problems = []
+        if differences and not fix:
+            problems.append(
                 f"{len(differences)} difference(s) found; run with --fix to write the "
-                "recomputed values",
-                returncode=1,
+                "recomputed values"
             )
+        if stuck := self._stuck_matches():
+            problems.append(
+                f"{stuck} match(es) completed more than {settings.KORT_SWEEP_GRACE_SECONDS} s "
+                "ago and not finalized; the sweeper queues their finalization again "
+                "(manage.py sweep does it now)"
+            )
+        if problems:
+            raise CommandError("; ".join(problems), returncode=1)
+
+    def _stuck_matches(self) -> int:
+        """Print each stuck match; return how many there are."""
+        stuck = list(matches_awaiting_finalization(completed_before=overdue_before()))
+        for match in stuck:
+            self.stdout.write(f"match {match.pk}: completed {match.completed_at}, not finalized")
+        return len(stuck)
 
     def _progress(self, matches, total):
         # disable=None: a bar on a terminal, nothing when the output is piped or captured.

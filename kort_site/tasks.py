@@ -1,0 +1,21 @@
+"""The sweeper's periodic task (API.md "Conventions", "Nothing is lost"): Celery beat queues it
+every ``KORT_SWEEP_SECONDS`` (``CELERY_BEAT_SCHEDULE`` in settings.py), and it queues again the
+task of all work that is overdue (``delivery.sweep``). Each app declares its own kinds of work
+in its ``sweeps`` module; a new kind is one more entry in :data:`SWEEPS`."""
+
+from celery import shared_task
+
+from delivery.sweep import sweep
+from matches.live_vote import sweeps as live_vote_sweeps
+from ranking import sweeps as ranking_sweeps
+
+SWEEP_TASK = "kort_site.sweep"
+
+SWEEPS = (*ranking_sweeps.SWEEPS, *live_vote_sweeps.SWEEPS)
+"""Every kind of work the sweeper looks for."""
+
+
+@shared_task(name=SWEEP_TASK)
+def sweep_overdue_work() -> dict[str, int]:
+    """Queue again the task of every overdue piece of work; returns how many, by kind."""
+    return sweep(SWEEPS)
