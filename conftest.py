@@ -4,6 +4,7 @@ finalization task runs as it does in production (in-process unless a test asks f
 """
 
 import os
+import shutil
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -25,6 +26,11 @@ SERVICES = {
     "postgres": ("DATABASE_URL", ("postgres://", "postgresql://")),
     "worker": ("CELERY_BROKER_URL", ("redis://", "amqp://", "pyamqp://")),
 }
+PROGRAMS = {
+    "browser": ("/usr/bin/chromium", "/usr/bin/chromedriver"),
+    "gettext": ("msgfmt",),
+}
+"""The programs a marker needs: Debian's Chromium and its driver, gettext's compiler."""
 
 
 def _missing_services(keywords) -> list[str]:
@@ -33,12 +39,16 @@ def _missing_services(keywords) -> list[str]:
         wanted = marker in keywords or (marker == "postgres" and "worker" in keywords)
         if wanted and not os.environ.get(variable, "").startswith(schemes):
             missing.append(f"{variable} ({' or '.join(schemes)})")
+    for marker, programs in PROGRAMS.items():
+        if marker in keywords:
+            missing.extend(program for program in programs if shutil.which(program) is None)
     return missing
 
 
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``postgres`` or ``worker`` need PostgreSQL, or a broker and a real Celery
-    worker. Elsewhere they are skipped; in CI a missing service stops the run loudly."""
+    worker; ``browser`` and ``gettext`` need programs (:data:`PROGRAMS`). Elsewhere they are
+    skipped; in CI a missing service stops the run loudly."""
     for item in items:
         missing = _missing_services(item.keywords)
         if not missing:

@@ -1,9 +1,11 @@
-"""URLs: the API under /api/v1/, its schema and docs, and the admin."""
+"""URLs: the API under /api/v1/, its schema and docs, the admin, and the players' pages under
+a language prefix (/en/, /ru/; / redirects to the one Accept-Language picks)."""
 
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
-from django.views.defaults import page_not_found
+from django.views.defaults import page_not_found, server_error
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -53,14 +55,23 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    *i18n_patterns(path("", include("pages.urls"))),
 ]
 
 
 def not_found(request, exception=None):
-    """404 in the API's error shape under /api/, Django's page elsewhere (debug off)."""
+    """404 in the API's error shape under /api/, the pages' 404 page elsewhere (debug off)."""
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Not found."}, status=404)
     return page_not_found(request, exception)
 
 
+def failed(request):
+    """500 in the API's error shape under /api/, the pages' 500 page elsewhere (debug off)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "A server error occurred."}, status=500)
+    return server_error(request)
+
+
 handler404 = not_found
+handler500 = failed
