@@ -7,6 +7,7 @@ import os
 import shutil
 
 import pytest
+from django.conf import settings
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 from rest_framework_api_key.models import APIKey
@@ -56,6 +57,17 @@ def pytest_collection_modifyitems(config, items):
         if IN_CI:
             raise pytest.UsageError(f"CI runs every test; {item.nodeid} needs {', '.join(missing)}")
         item.add_marker(pytest.mark.skip(reason=f"needs {', '.join(missing)}"))
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the test database is a file, as the embedded default's is, not one in-memory
+    connection: the live server's request threads (browser tests) then each open their own
+    connection, and SQLite queues their writers, instead of sharing one connection."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        test_file = tmp_path_factory.mktemp("database") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(test_file)
 
 
 @pytest.fixture(autouse=True)

@@ -8,9 +8,15 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 
+def _collapsed(text: str) -> str:
+    """Runs of spaces and line breaks as one space; a no-break space (Russian digit grouping)
+    is kept."""
+    return re.sub(r"[ \t\r\n]+", " ", text).strip()
+
+
 @dataclass
 class Row:
-    """A body row of a table: each cell's text (whitespace collapsed), the links in it and the
+    """A body row of a table: each cell's text (spaces collapsed), the links in it and the
     row's attributes."""
 
     cells: list[str] = field(default_factory=list)
@@ -49,7 +55,7 @@ class _TableReader(HTMLParser):
         elif tag == "thead":
             self.in_head = False
         elif tag in ("td", "th") and self.cell is not None:
-            self.rows[-1].cells.append(" ".join("".join(self.cell).split()))
+            self.rows[-1].cells.append(_collapsed("".join(self.cell)))
             self.cell = None
 
     def handle_data(self, data):
@@ -65,10 +71,10 @@ def table_rows(html: str | bytes, table_id: str) -> list[Row]:
 
 
 def text_of(html: str | bytes) -> str:
-    """The page's text without tags, scripts or styles, whitespace collapsed."""
+    """The page's text without tags, scripts or styles, spaces collapsed."""
     html = html.decode() if isinstance(html, bytes) else html
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&nbsp;", "\xa0").split())
+    return _collapsed(re.sub(r"<[^>]+>", " ", html))
 
 
 def json_script(html: str | bytes, element_id: str):

@@ -28,7 +28,10 @@
       maintainAspectRatio: false,
       animation: false,
       plugins: {legend: {display: false}},
-      scales: {x: {ticks: {autoSkip: true, maxTicksLimit: 6, maxRotation: 0}}}
+      scales: {
+        x: {ticks: {autoSkip: true, maxTicksLimit: 6, maxRotation: 0}},
+        y: {ticks: {precision: 0}}
+      }
     }
   });
 }());
