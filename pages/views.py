@@ -77,6 +77,13 @@ def _search(text: str) -> Search:
     return Search(text, None, None, list(board.filter(username__icontains=text)[:SUGGESTIONS]))
 
 
+@dataclass(frozen=True)
+class BoardRow:
+    rank: int
+    player: Player
+    found: bool
+
+
 def leaderboard(request):
     """``/{lang}/``: the current season's leaderboard, 50 rows a page, in the API's order and
     ranks (API.md "Leaderboard"). ``?q=`` finds a player by username: the page that holds
@@ -89,10 +96,14 @@ def leaderboard(request):
         number = (search.rank - 1) // LEADERBOARD_PAGE_SIZE + 1
     page = _page(ranking_selectors.leaderboard_queryset(), LEADERBOARD_PAGE_SIZE, number)
     first = (page.number - 1) * LEADERBOARD_PAGE_SIZE + 1
+    found = search and search.player and search.player.pk
     context = {
         "form": form,
         "search": search,
-        "rows": list(enumerate(page.object_list, start=first)),
+        "rows": [
+            BoardRow(rank, row, row.pk == found)
+            for rank, row in enumerate(page.object_list, start=first)
+        ],
         **_pagination(page),
     }
     return render(request, "pages/leaderboard.html", context)
