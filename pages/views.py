@@ -89,7 +89,7 @@ def leaderboard(request):
     ranks (API.md "Leaderboard"). ``?q=`` finds a player by username: the page that holds
     their row, the row marked."""
     form = SearchForm(request.GET)
-    text = form.cleaned_data["q"].strip() if form.is_valid() else ""
+    text = form.cleaned_data["q"] if form.is_valid() else ""
     search = _search(text) if text else None
     number = request.GET.get("page")
     if search is not None and search.rank is not None:
@@ -130,6 +130,7 @@ def _history_row(match: Match, player_id: int, players: dict[int, Player]) -> Hi
     seats = {seat.seat: seat.player_id for seat in match.seats.all()}
     own = next(seat for seat, pid in seats.items() if pid == player_id)
     team = team_of(own)
+    partner = next(seat for seat in team.seats if seat != own)
     if match.status == MatchStatus.IN_PROGRESS:
         result = labels.MATCH_STATUSES[MatchStatus.IN_PROGRESS]
     else:
@@ -138,7 +139,7 @@ def _history_row(match: Match, player_id: int, players: dict[int, Player]) -> Hi
     return HistoryRow(
         match=match,
         mode=labels.MODES[match.mode],
-        partner=players[seats[own ^ 2]],
+        partner=players[seats[partner]],
         opponents=[players[seats[seat]] for seat in team.other.seats],
         wins=match.wins[team],
         opponent_wins=match.wins[team.other],
@@ -257,7 +258,7 @@ def _vote_view(
             player=names[players[seat]],
             vote=labels.VOTES[Vote(cast[seat].choice)] if seat in cast else None,
             by_bot=seat in cast and cast[seat].by_bot,
-            hand=hands and hands[str(seat)],
+            hand=hands and [labels.card_shown(card) for card in hands[str(seat)]],
         )
         for seat in team.seats
     ]

@@ -7,8 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
+from pages.labels import card_shown
 from ranking.services import player_create, player_token
 from tests.api_steps import ids_of, match_play, match_read, match_start, round_body, rounds_report
+from tests.matches.play_records import bot_record, played
 from tests.pages.html import table_rows, text_of
 
 pytestmark = pytest.mark.django_db
@@ -134,6 +136,29 @@ def test_reading_the_page_settles_the_deadline_as_the_api_read_does(api, client,
     assert "No Bavan: the Kort counts" in text
     assert "Wins A 5 : 0 B" in text
     assert api.get(f"/api/v1/matches/{voting}/rounds/1/vote/").data["status"] == "refused"
+
+
+def test_the_shown_hands_are_the_apis(api, client, service, cast, clock):
+    """A vote opened with the record of its first 7 tricks shows the 7:0 team's hands."""
+    record = bot_record(0, 13, 0)
+    declared = [d for d in record["declarations"] if d["before_trick"] <= 7]
+    opening = {**record, "tricks": record["tricks"][:7], "declarations": declared}
+    match_id = match_start(service, ids_of(cast), mode="room")
+    rounds_report(service, match_id, [played(0, opening, bavan="vote")])
+    shown = api.get(f"/api/v1/matches/{match_id}/rounds/1/vote/").data["revealed_hands"]
+
+    html = page(client, f"/en/matches/{match_id}/").content
+    assert [row.cells[3] for row in table_rows(html, "votes")] == [
+        " ".join(card_shown(card) for card in shown[seat]) for seat in ("0", "2")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("card", "shown"),
+    [("10H", "10\u2665"), ("AS", "A\u2660"), ("QD", "Q\u2666"), ("2C", "2\u2663")],
+)
+def test_cards_are_shown_with_their_suits_sign(card, shown):
+    assert card_shown(card) == shown
 
 
 def test_a_bot_votes_for_a_seat_whose_player_left(api, client, service, cast, voting, clock):
