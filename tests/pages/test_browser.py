@@ -9,7 +9,14 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from pages import views
 from ranking.services import player_token
-from tests.api_steps import ids_of, match_play, match_start, round_body, rounds_report
+from tests.api_steps import (
+    ids_of,
+    match_play,
+    match_start,
+    player_read,
+    round_body,
+    rounds_report,
+)
 from tests.pages.ladder import board_players
 
 pytestmark = pytest.mark.browser
@@ -69,9 +76,18 @@ def test_every_page_in_both_languages(
         screenshot(f"{name}-{lang}")
 
 
-def test_the_bavan_line_and_the_chart(browser, live_server, screenshot, cast, ladder):
+def outcome_counts(browser) -> list[list[str]]:
+    rows = browser.find_elements(By.CSS_SELECTOR, "#outcomes tbody tr")
+    return [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "td")] for row in rows]
+
+
+def test_the_bavan_line_and_the_chart(browser, live_server, screenshot, api, cast, ladder):
     open_page(browser, live_server, f"/en/players/{cast[0].id}/")
     assert "Bavan called 2 times, made 1" in browser.find_element(By.TAG_NAME, "main").text
+    outcomes = player_read(api, cast[0].id, "stats/")["outcomes"]
+    assert outcome_counts(browser) == [
+        [str(counts["team"]), str(counts["opponents"])] for counts in outcomes.values()
+    ]
     WebDriverWait(browser, WAIT_SECONDS).until(
         lambda driver: driver.execute_script(
             "return window.Chart !== undefined && Chart.getChart('cups-chart') !== undefined"
