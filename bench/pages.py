@@ -11,7 +11,8 @@ straight to the tables (the leaderboard reads only their cups and the time of th
 change), and one player with many ranked and room matches reported through the services and
 finalized in-process, plus a room match whose Bavan vote stays open.
 
-Each page and each API read is requested many times through Django's test client; it prints
+Each page and the API reads it is built on are requested in turn, many times, through Django's
+test client; it prints
 one line per page, ``page NAME page_ms api_ms ratio``, where ``page_ms`` is the page's median
 time, ``api_ms`` the sum of the median times of the API reads the page is built on and
 ``ratio`` the first over the second; then ``worst ratio R``.
@@ -143,18 +144,20 @@ def open_vote() -> int:
     return match.pk
 
 
-def median_ms(client: Client, path: str) -> float:
-    """The median time of ``GET path`` in milliseconds, after a warm-up."""
-    times = []
+def medians_ms(client: Client, paths: list[str]) -> list[float]:
+    """The median time of ``GET`` of each path, in milliseconds, after a warm-up. The paths
+    are requested in turn, so a change in the machine's load touches them alike."""
+    times: list[list[float]] = [[] for _ in paths]
     for n in range(WARM_UP + REPETITIONS):
-        start = time.perf_counter()
-        response = client.get(path)
-        elapsed = time.perf_counter() - start
-        if response.status_code != 200:
-            raise RuntimeError(f"{path}: {response.status_code}")
-        if n >= WARM_UP:
-            times.append(elapsed * 1000)
-    return statistics.median(times)
+        for path, taken in zip(paths, times, strict=True):
+            start = time.perf_counter()
+            response = client.get(path)
+            elapsed = time.perf_counter() - start
+            if response.status_code != 200:
+                raise RuntimeError(f"{path}: {response.status_code}")
+            if n >= WARM_UP:
+                taken.append(elapsed * 1000)
+    return [statistics.median(taken) for taken in times]
 
 
 def pages_and_reads(star: Player, longest: int, voting: int) -> dict[str, tuple[str, list[str]]]:
@@ -204,8 +207,8 @@ def main() -> int:
         client = Client(HTTP_HOST=HOST)
         worst = 0.0
         for name, (page, reads) in pages_and_reads(star, longest, voting).items():
-            page_ms = median_ms(client, page)
-            api_ms = sum(median_ms(client, read) for read in reads)
+            page_ms, *read_ms = medians_ms(client, [page, *reads])
+            api_ms = sum(read_ms)
             ratio = page_ms / api_ms
             worst = max(worst, ratio)
             print(f"page {name} {page_ms:.2f} {api_ms:.2f} {ratio:.2f}")

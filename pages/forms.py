@@ -7,12 +7,10 @@ from pages.labels import MODES, RESULTS
 
 
 class SearchForm(forms.Form):
-    q = forms.CharField(
-        label=_("Find a player by username"),
-        max_length=40,
-        required=False,
-        widget=forms.SearchInput(attrs={"autocomplete": "off"}),
-    )
+    """The leaderboard's search; its input is written out in the template (a search box is
+    on every page of the board)."""
+
+    q = forms.CharField(label=_("Find a player by username"), max_length=40, required=False)
 
 
 class HistoryFilterForm(forms.Form):

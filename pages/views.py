@@ -22,6 +22,7 @@ from matches.models import BavanVote, Match, MatchStatus, Round, RoundStatus, Vo
 from matches.records import hands_at_vote
 from pages import labels
 from pages.forms import HistoryFilterForm, SearchForm
+from pages.templatetags.pages import grouped, url_of
 from ranking import selectors as ranking_selectors
 from ranking.models import Player
 from stats.selectors import player_stats
@@ -79,9 +80,27 @@ def _search(text: str) -> Search:
 
 @dataclass(frozen=True)
 class BoardRow:
-    rank: int
-    player: Player
+    """A row of the leaderboard, its figures written for the reader (the board's rows are
+    many: the template only puts them in place)."""
+
+    rank: str
+    url: str
+    name: str
+    username: str
+    cups: str
     found: bool
+
+
+def _board_row(rank: int, player: Player, found: int | None) -> BoardRow:
+    url = url_of(player.pk, "pages:player")
+    return BoardRow(
+        grouped(rank),
+        url,
+        player.display_name,
+        player.username,
+        grouped(player.cups),
+        player.pk == found,
+    )
 
 
 def leaderboard(request):
@@ -101,8 +120,7 @@ def leaderboard(request):
         "form": form,
         "search": search,
         "rows": [
-            BoardRow(rank, row, row.pk == found)
-            for rank, row in enumerate(page.object_list, start=first)
+            _board_row(rank, row, found) for rank, row in enumerate(page.object_list, start=first)
         ],
         **_pagination(page),
     }
