@@ -55,10 +55,15 @@ def screenshot(browser):
 
     def take(name: str) -> None:
         for size_name, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
-            browser.set_window_size(width, height)
+            metrics = {"width": width, "deviceScaleFactor": 1, "mobile": size_name == "phone"}
+            browser.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride", {**metrics, "height": height}
+            )
             length = browser.execute_script("return document.documentElement.scrollHeight")
-            browser.set_window_size(width, max(height, length))
+            browser.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride", {**metrics, "height": max(height, length)}
+            )
             browser.save_screenshot(os.fspath(SCREENSHOTS / f"{name}-{size_name}.png"))
-        browser.set_window_size(*DESKTOP)
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     return take

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.browser
 BAVAN_MADE = [round_body(0, 13, 0, "go")]
 BAVAN_FAILED = [round_body(0, 9, 1, "go")]
 ROOM_KORTS = [round_body(0, 7, 0, "stop"), round_body(2, 7, 0, "stop")]  # A 10 of 7
-WAIT_SECONDS = 15
+WAIT_SECONDS = 30  # generous: CI machines may be busy
 CHART_POINTS = "return Chart.getChart('cups-chart').data.datasets[0].data.length"
 
 
