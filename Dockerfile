@@ -8,12 +8,19 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# gettext compiles the pages' translations (locale/) during the build.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gettext \
+    && rm -rf /var/lib/apt/lists/*
+
 COPY requirements.txt .
 RUN pip install -r requirements.txt
 
 COPY . .
-# Static files (admin, API docs) are collected at build time and served by WhiteNoise.
-RUN python manage.py collectstatic --noinput \
+# The translations are compiled and the static files (admin, API docs, the pages' styles and
+# chart) collected at build time; WhiteNoise serves them.
+RUN python manage.py compilemessages \
+    && python manage.py collectstatic --noinput \
     && useradd --system --create-home kort \
     && chown -R kort /app
 

@@ -5,8 +5,10 @@ for the admins, a staff client and a finalized ranked match.
 """
 
 import os
+import shutil
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
@@ -29,6 +31,11 @@ SERVICES = {
     "postgres": ("DATABASE_URL", ("postgres://", "postgresql://")),
     "worker": ("CELERY_BROKER_URL", ("redis://", "amqp://", "pyamqp://")),
 }
+PROGRAMS = {
+    "browser": ("/usr/bin/chromium", "/usr/bin/chromedriver"),
+    "gettext": ("msgfmt",),
+}
+"""The programs a marker needs: Debian's Chromium and its driver, gettext's compiler."""
 
 
 def _missing_services(keywords) -> list[str]:
@@ -37,12 +44,16 @@ def _missing_services(keywords) -> list[str]:
         wanted = marker in keywords or (marker == "postgres" and "worker" in keywords)
         if wanted and not os.environ.get(variable, "").startswith(schemes):
             missing.append(f"{variable} ({' or '.join(schemes)})")
+    for marker, programs in PROGRAMS.items():
+        if marker in keywords:
+            missing.extend(program for program in programs if shutil.which(program) is None)
     return missing
 
 
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``postgres`` or ``worker`` need PostgreSQL, or a broker and a real Celery
-    worker. Elsewhere they are skipped; in CI a missing service stops the run loudly."""
+    worker; ``browser`` and ``gettext`` need programs (:data:`PROGRAMS`). Elsewhere they are
+    skipped; in CI a missing service stops the run loudly."""
     for item in items:
         missing = _missing_services(item.keywords)
         if not missing:
@@ -59,6 +70,17 @@ def _no_request_rates():
         KORT_THROTTLE_ANON=None, KORT_THROTTLE_PLAYER=None, KORT_THROTTLE_SERVICE=None
     ):
         yield
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the test database is a file, as the embedded default's is, not one in-memory
+    connection: the live server's request threads (browser tests) then each open their own
+    connection, and SQLite queues their writers, instead of sharing one connection."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        test_file = tmp_path_factory.mktemp("database") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(test_file)
 
 
 @pytest.fixture(autouse=True)

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "belote",
     "stats",
     "ranking",
+    "pages",
 ]
 
 MIDDLEWARE = [
@@ -75,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "pages.middleware.PagesLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -116,7 +118,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "locale"]  # compiled catalogs (.mo) are committed beside the .po
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

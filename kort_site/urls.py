@@ -1,5 +1,7 @@
-"""URLs: the API under /api/v1/, its schema and docs, and the admin."""
+"""URLs: the API under /api/v1/, its schema and docs, the admin, and the players' pages under
+a language prefix (/en/, /ru/; / redirects to the one Accept-Language picks)."""
 
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -51,4 +53,5 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    *i18n_patterns(path("", include("pages.urls"))),
 ]

@@ -8,11 +8,15 @@ every rank shown is numbered by :func:`ranked`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import NamedTuple
 
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Lower
 
 from players.models import LEADERBOARD_ORDER, Player
+from ranking.models import CupChange
 
 MAX_RADIUS = 50
 
@@ -67,3 +71,34 @@ def _ahead_of(player: Player) -> Q:
         ahead |= tied & Q(**{f"{field}__{better}": value})
         tied &= Q(**{field: value})
     return ahead
+
+
+def player_named(username: str) -> Player | None:
+    """The player whose username is ``username`` ignoring case (usernames are unique so), or
+    None. Looked up through the index on the lower-cased username."""
+    named = Player.objects.annotate(lower_username=Lower("username"))
+    return named.filter(lower_username=username.lower()).first()
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One cup change of a player (KORT_RULES §7): when, by how much, the total right after it
+    (``cups_after``) and the match that gave it."""
+
+    at: datetime
+    delta: int
+    cups_after: int
+    match_id: int
+
+
+def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
+    """The player's latest ``limit`` cup changes, newest first (the ledger's order). A
+    player's cups are the sum of their ledger (§7), so each ``cups_after`` is counted back
+    from ``player.cups``: one query of ``limit`` rows, however long the ledger."""
+    changes = CupChange.objects.filter(player=player).order_by("-created_at", "-id")[:limit]
+    entries = []
+    cups_after = player.cups
+    for change in changes:
+        entries.append(LedgerEntry(change.created_at, change.delta, cups_after, change.match_id))
+        cups_after -= change.delta
+    return entries

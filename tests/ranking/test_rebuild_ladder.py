@@ -110,7 +110,9 @@ def test_a_corrupted_best_cups_and_statistic_are_reported_then_fixed(history):
     cyrus = history["players"]["cyrus"]
     Player.objects.filter(pk=amir.pk).update(best_cups=9)
     # Cyrus's team A was the opponents of one At-kort (match 1) and one At-bavan (match 3).
-    PlayerStats.objects.filter(player=cyrus).update(at_bavan_opponents=0, rounds_played=7)
+    PlayerStats.objects.update_or_create(
+        player=cyrus, defaults=dict(at_bavan_opponents=0, rounds_played=7)
+    )
 
     assert rebuild_reports() == [
         f"player amir (id {amir.pk}): best_cups stored 9, recomputed 4",

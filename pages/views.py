@@ -1,0 +1,339 @@
+"""The players' pages (API.md "Players' pages"): the leaderboard, a player's "My games" and a
+match, rendered on the server from the selectors the API reads through, so every figure has one
+way to be computed. Each page costs a fixed number of queries whatever the page's length: the
+names of the players shown come in one query, never one per row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.paginator import InvalidPage, Page, Paginator
+from django.db.models import QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from matches import selectors as match_selectors
+from matches.kort.rules import Outcome, Team, Vote, team_of
+from matches.live_vote import selectors as vote_selectors
+from matches.live_vote.models import BavanVote, VoteStatus
+from matches.live_vote.services import vote_settle
+from matches.models import Match, MatchStatus, Round, RoundStatus
+from pages import labels
+from pages.forms import HistoryFilterForm, SearchForm
+from pages.templatetags.pages import grouped, url_of
+from players.models import Player
+from ranking import selectors as ranking_selectors
+from stats.selectors import player_stats
+
+LEADERBOARD_PAGE_SIZE = 50
+HISTORY_PAGE_SIZE = 20
+CHART_POINTS = 100
+"""The chart and its table show the player's latest 100 cup changes."""
+VOTE_REFRESH_SECONDS = 2
+"""How often the match page reloads its live parts while a vote is open."""
+SUGGESTIONS = 10
+
+
+def _page(objects: QuerySet, per_page: int, number) -> Page:
+    """Page ``number`` (1 when not given) of ``objects``: one COUNT and one slice, as the API's
+    paginated lists. An unknown page is a 404."""
+    try:
+        return Paginator(objects, per_page).page(number or 1)
+    except InvalidPage:
+        raise Http404("no such page") from None
+
+
+def _pagination(page: Page) -> dict:
+    """The context of ``pages/_pagination.html``: the page and the numbers to link to."""
+    return {"page": page, "page_range": list(page.paginator.get_elided_page_range(page.number))}
+
+
+def _players_by_id(ids) -> dict[int, Player]:
+    """The players of ``ids``, in one query."""
+    return Player.objects.only("id", "username", "display_name", "is_bot").in_bulk(set(ids))
+
+
+# --- the leaderboard ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Search:
+    """What a search by username found: the player of that name (or None), their rank (None
+    when they are not on the leaderboard), and when nobody has that name, up to 10 players of
+    the leaderboard whose username contains the text."""
+
+    text: str
+    player: Player | None
+    rank: int | None
+    suggestions: list[Player]
+
+
+def _search(text: str) -> Search:
+    player = ranking_selectors.player_named(text)
+    if player is not None:
+        return Search(text, player, ranking_selectors.player_rank(player), [])
+    board = ranking_selectors.leaderboard_queryset()
+    return Search(text, None, None, list(board.filter(username__icontains=text)[:SUGGESTIONS]))
+
+
+FOUND_ROW = mark_safe(' class="found" aria-current="true"')
+BOARD_ROW = (
+    '<tr{}><td class="number">{}</td><th scope="row"><a href="{}">{}</a> '
+    '<span class="username">{}</span></th><td class="number">{}</td></tr>'
+)
+
+
+def _board_row(rank: int, player: Player, found: int | None) -> SafeString:
+    """A row of the leaderboard's table: the rank, the player linked to their page with their
+    username, the cups; the row of the player searched for marked. Written here rather than in
+    the template: a page of the board has 50 rows, and the template engine would spend on them
+    more than half the time of the API's whole answer (``bench/pages.py``)."""
+    return format_html(
+        BOARD_ROW,
+        FOUND_ROW if player.pk == found else "",
+        grouped(rank),
+        url_of(player.pk, "pages:player"),
+        player.display_name,
+        player.username,
+        grouped(player.cups),
+    )
+
+
+def leaderboard(request):
+    """``/{lang}/``: the current season's leaderboard, 50 rows a page, in the API's order and
+    ranks (API.md "Leaderboard"). ``?q=`` finds a player by username: the page that holds
+    their row, the row marked."""
+    form = SearchForm(request.GET)
+    text = form.cleaned_data["q"] if form.is_valid() else ""
+    search = _search(text) if text else None
+    number = request.GET.get("page")
+    if search is not None and search.rank is not None:
+        number = (search.rank - 1) // LEADERBOARD_PAGE_SIZE + 1
+    page = _page(ranking_selectors.leaderboard_queryset(), LEADERBOARD_PAGE_SIZE, number)
+    first = (page.number - 1) * LEADERBOARD_PAGE_SIZE + 1
+    found = search and search.player and search.player.pk
+    context = {
+        "form": form,
+        "search": search,
+        "rows": [
+            _board_row(rank, row, found) for rank, row in enumerate(page.object_list, start=first)
+        ],
+        **_pagination(page),
+    }
+    return render(request, "pages/leaderboard.html", context)
+
+
+# --- a player's "My games" ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One match of a player's history, from the player's side."""
+
+    match: Match
+    mode: str
+    partner: Player
+    opponents: list[Player]
+    wins: int
+    opponent_wins: int
+    result: str
+    cups: int | None
+
+
+def _history_row(match: Match, player_id: int, players: dict[int, Player]) -> HistoryRow:
+    seats = {seat.seat: seat.player_id for seat in match.seats.all()}
+    own = next(seat for seat, pid in seats.items() if pid == player_id)
+    team = team_of(own)
+    partner = next(seat for seat in team.seats if seat != own)
+    if match.status == MatchStatus.IN_PROGRESS:
+        result = labels.MATCH_STATUSES[MatchStatus.IN_PROGRESS]
+    else:
+        result = labels.RESULTS[match.winner == team]
+    cups = {change.player_id: change.delta for change in match.cup_changes.all()}
+    return HistoryRow(
+        match=match,
+        mode=labels.MODES[match.mode],
+        partner=players[seats[partner]],
+        opponents=[players[seats[seat]] for seat in team.other.seats],
+        wins=match.wins[team],
+        opponent_wins=match.wins[team.other],
+        result=result,
+        cups=cups.get(player_id),
+    )
+
+
+def _cups_chart(player: Player) -> dict:
+    """The chart's data, oldest first: a label (the date, in the reader's locale) and the
+    total after each of the player's latest cup changes (KORT_RULES §7)."""
+    entries = list(reversed(ranking_selectors.cups_ledger(player, CHART_POINTS)))
+    return {
+        "entries": entries,
+        "data": {
+            "labels": [date_format(entry.at, "SHORT_DATETIME_FORMAT") for entry in entries],
+            "cups": [entry.cups_after for entry in entries],
+            "label": str(labels.CUPS),
+        },
+    }
+
+
+def player(request, player_id: int):
+    """``/{lang}/players/{id}/``: "My games" (KORT_RULES §8): the figures of the API's
+    ``/players/{id}/stats/``, the rank, the cups chart, and the history of
+    ``/players/{id}/matches/`` with its ``mode`` and ``result`` filters, 20 a page."""
+    shown = get_object_or_404(Player, pk=player_id)
+    stats = player_stats(shown)
+    form = HistoryFilterForm(request.GET)
+    filters = form.filters()
+    history = match_selectors.player_matches(shown.pk)
+    if "mode" in filters:
+        history = history.filter(mode=filters["mode"])
+    if "result" in filters:
+        history = history.filter(match_selectors.player_result_q(shown.pk, filters["result"]))
+    page = _page(history, HISTORY_PAGE_SIZE, request.GET.get("page"))
+    matches = list(page.object_list)
+    players = _players_by_id(seat.player_id for m in matches for seat in m.seats.all())
+    context = {
+        "player": shown,
+        "rank": ranking_selectors.player_rank(shown),
+        "stats": stats,
+        "outcomes": [
+            (labels.OUTCOMES[Outcome(name)], counts) for name, counts in stats["outcomes"].items()
+        ],
+        "chart": _cups_chart(shown),
+        "form": form,
+        "history": [_history_row(match, shown.pk, players) for match in matches],
+        **_pagination(page),
+    }
+    return render(request, "pages/player.html", context)
+
+
+# --- a match --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    team: str
+    player: Player
+    left: bool
+    cups: int | None
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    round: Round
+    caller: Player
+    state: str
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class VoterRow:
+    seat: int
+    player: Player
+    vote: str | None
+    by_bot: bool
+    hand: list[str] | None
+
+
+@dataclass(frozen=True)
+class VoteView:
+    """The live vote of the match's last round as everyone sees it (KORT_RULES §4)."""
+
+    vote: BavanVote
+    round_number: int
+    team: str
+    state: str
+    is_open: bool
+    seconds_left: int
+    voters: list[VoterRow]
+
+
+def _last_round_vote(match: Match) -> BavanVote | None:
+    """The live vote of the match's last round, if it had one."""
+    rounds = list(match.rounds.all())
+    return vote_selectors.bavan_vote(round=rounds[-1]) if rounds else None
+
+
+def _vote_view(
+    vote: BavanVote, last: Round, players: dict[int, int], names: dict[int, Player]
+) -> VoteView:
+    team = Team(vote.team)
+    if vote.status == VoteStatus.REFUSED:
+        state = labels.REFUSED[team == team_of(last.trump_seat)]
+    else:
+        state = labels.VOTE_STATUSES[vote.status]
+    now = timezone.now()
+    hands = vote_selectors.vote_seen(vote, now).revealed_hands
+    cast = {seat_vote.seat: seat_vote for seat_vote in vote.seat_votes.all()}
+    voters = [
+        VoterRow(
+            seat=seat,
+            player=names[players[seat]],
+            vote=labels.VOTES[Vote(cast[seat].choice)] if seat in cast else None,
+            by_bot=seat in cast and cast[seat].by_bot,
+            hand=hands and [labels.card_shown(card) for card in hands[str(seat)]],
+        )
+        for seat in team.seats
+    ]
+    return VoteView(
+        vote=vote,
+        round_number=last.number,
+        team=labels.TEAMS[team],
+        state=state,
+        is_open=vote.status == VoteStatus.OPEN,
+        seconds_left=max(0, int((vote.deadline - now).total_seconds())),
+        voters=voters,
+    )
+
+
+def _round_row(round_: Round, players: dict[int, int], names: dict[int, Player]) -> RoundRow:
+    if round_.status == RoundStatus.FINISHED:
+        state, winner = labels.OUTCOMES[round_.outcome], labels.TEAMS[round_.winner]
+    else:
+        state, winner = labels.OPEN_ROUNDS[round_.status], None
+    return RoundRow(round_, names[players[round_.trump_seat]], state, winner)
+
+
+def match(request, match_id: int):
+    """``/{lang}/matches/{id}/``: the match of the API's ``/matches/{id}/`` (seats, rounds,
+    cups) and the live vote of its last round (``/matches/{id}/rounds/{n}/vote/``); while the
+    vote is open the page reloads its live parts every 2 s."""
+    details = match_selectors.matches_with_details()
+    shown = get_object_or_404(details, pk=match_id)
+    vote = _last_round_vote(shown)
+    if vote is not None and vote.status == VoteStatus.OPEN:
+        # As the API's vote read: the bot votes and the deadline due by now are done first.
+        vote_settle(vote)
+        if vote.status != VoteStatus.OPEN:
+            shown = details.get(pk=match_id)  # a refusal finished the round: read it again
+    seats = list(shown.seats.all())
+    players = {seat.seat: seat.player_id for seat in seats}
+    names = _players_by_id(players.values())
+    cups = {change.player_id: change.delta for change in shown.cup_changes.all()}
+    rounds = list(shown.rounds.all())
+    context = {
+        "match": shown,
+        "mode": labels.MODES[shown.mode],
+        "status": labels.MATCH_STATUSES[shown.status],
+        "winner": shown.winner and labels.TEAMS[shown.winner],
+        "seats": [
+            SeatRow(
+                seat=seat.seat,
+                team=labels.TEAMS[seat.team],
+                player=names[seat.player_id],
+                left=seat.left_at is not None,
+                cups=cups.get(seat.player_id),
+            )
+            for seat in seats
+        ],
+        "rounds": [_round_row(round_, players, names) for round_ in rounds],
+        "vote": vote and _vote_view(vote, rounds[-1], players, names),
+        "refresh_seconds": VOTE_REFRESH_SECONDS,
+    }
+    return render(request, "pages/match.html", context)

@@ -1,0 +1,69 @@
+"""Fixtures of the browser tests: Debian's headless Chromium driven through its chromedriver,
+and screenshots of what it shows under ``artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import PROGRAMS
+
+CHROMIUM, CHROMEDRIVER = PROGRAMS["browser"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """A headless Chromium for the module's tests, with a fresh profile. The driver and the
+    browser are the system's: Selenium Manager is kept offline and never fetches either."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SE_OFFLINE", "true")
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in CHROMIUM_FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+        options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def screenshot(browser):
+    """``screenshot(name)``: save the whole page the browser shows, at a phone's and at a
+    desktop's width, as ``artifacts/screenshots/<name>-phone.png`` and ``<name>-desktop.png``."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(name: str) -> None:
+        for size_name, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+            metrics = {"width": width, "deviceScaleFactor": 1, "mobile": size_name == "phone"}
+            browser.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride", {**metrics, "height": height}
+            )
+            length = browser.execute_script("return document.documentElement.scrollHeight")
+            browser.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride", {**metrics, "height": max(height, length)}
+            )
+            browser.save_screenshot(os.fspath(SCREENSHOTS / f"{name}-{size_name}.png"))
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    return take

@@ -1,0 +1,104 @@
+"""The leaderboard page (API.md "Players' pages": ``/{lang}/``): the API's board, its order
+and ranks (API.md "Leaderboard", KORT_RULES §10), paginated, with a search by username."""
+
+import pytest
+
+from pages.views import LEADERBOARD_PAGE_SIZE
+from players.models import Player
+from players.services import player_create
+from tests.pages.html import table_rows, text_of
+from tests.pages.ladder import board_players
+
+pytestmark = pytest.mark.django_db
+
+
+def page_rows(client, path: str) -> list[tuple[int, str, int]]:
+    """(rank, player link, cups) of each row of the board on a page."""
+    response = client.get(path)
+    assert response.status_code == 200
+    return [
+        (int(row.cells[0]), row.links[0], int(row.cells[2]))
+        for row in table_rows(response.content, "board")
+    ]
+
+
+def api_rows(api, lang: str, offset: int) -> list[tuple[int, str, int]]:
+    body = api.get(f"/api/v1/leaderboard/?limit={LEADERBOARD_PAGE_SIZE}&offset={offset}").data
+    return [
+        (row["rank"], f"/{lang}/players/{row['player']['id']}/", row["cups"])
+        for row in body["results"]
+    ]
+
+
+def test_the_russian_board_lists_the_api_players_in_its_order_and_ranks(api, client):
+    board_players(120)
+    Player.objects.bulk_create(
+        [
+            Player(username="banned", is_banned=True, cups=99, best_cups=99),
+            Player(username="robot", is_bot=True, cups=98, best_cups=98),
+        ]
+    )
+    player_create(username="newcomer")  # no finished ranked match: not on the board
+
+    for page, offset in ((1, 0), (2, 50), (3, 100)):
+        rows = page_rows(client, f"/ru/?page={page}")
+        assert rows == api_rows(api, "ru", offset)
+    assert [rank for rank, _, _ in page_rows(client, "/ru/?page=3")] == list(range(101, 121))
+
+
+def test_pages_link_to_each_other_and_an_unknown_page_is_a_404(client):
+    board_players(LEADERBOARD_PAGE_SIZE + 1)
+
+    first = client.get("/en/").content.decode()
+    assert 'href="?page=2" rel="next"' in first
+    assert "51 players on the leaderboard" in text_of(first)
+    assert 'href="?page=1" rel="prev"' in client.get("/en/?page=2").content.decode()
+    for page in ("3", "0", "two"):
+        assert client.get(f"/en/?page={page}").status_code == 404
+
+
+def test_an_empty_board_says_so(client):
+    response = client.get("/en/")
+    assert response.status_code == 200
+    assert "Nobody is on the leaderboard yet" in text_of(response.content)
+
+
+def test_a_search_by_username_opens_the_page_with_the_players_row(client):
+    board_players(120)
+    ranked = list(Player.objects.order_by("-cups", "cups_changed_at", "id"))
+    wanted = ranked[77]  # rank 78, on page 2
+
+    response = client.get(f"/en/?q={wanted.username.upper()}")
+    rows = table_rows(response.content, "board")
+    assert rows[0].cells[0] == "51"
+    found = [row for row in rows if row.attrs.get("class") == "found"]
+    assert [row.links[0] for row in found] == [f"/en/players/{wanted.id}/"]
+    assert f"{wanted.display_name} is number 78 on the leaderboard" in text_of(response.content)
+
+
+def test_a_search_for_a_player_off_the_board_says_why(client):
+    board_players(3)
+    newcomer = player_create(username="newcomer", display_name="Newcomer")
+
+    text = text_of(client.get("/ru/?q=newcomer").content)
+    assert "Newcomer нет в таблице лидеров" in text
+    assert f'href="/ru/players/{newcomer.id}/"' in client.get("/ru/?q=newcomer").content.decode()
+
+
+def test_a_search_for_part_of_a_name_suggests_up_to_ten_players_of_the_board(client):
+    board_players(12)
+    ranked = Player.objects.order_by("-cups", "cups_changed_at", "id")
+
+    response = client.get("/en/?q=P")
+    assert "Nobody is called “P”." in text_of(response.content)
+    html = response.content.decode()
+    suggested = [player for player in ranked if f'href="?q={player.username}"' in html]
+    assert suggested == list(ranked[:10])
+    assert html.index(f"?q={ranked[0].username}") < html.index(f"?q={ranked[9].username}")
+
+
+@pytest.mark.parametrize("players", [3, 120])
+def test_the_board_costs_two_queries_however_long(client, django_assert_num_queries, players):
+    board_players(players)
+    with django_assert_num_queries(2):  # the count and the page, as the API's board
+        client.get("/en/")

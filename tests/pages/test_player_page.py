@@ -1,0 +1,178 @@
+"""A player's "My games" page (API.md "Players' pages": ``/{lang}/players/{id}/``): the
+KORT_RULES §8 figures of the API's statistics, the cups chart from the ledger (§7), and the
+history of ``/players/{id}/matches/`` with its filters."""
+
+import pytest
+
+from pages import views
+from tests.api_steps import ids_of, player_read, round_body
+from tests.api_steps import match_play as match_play_from
+from tests.pages.html import json_script, table_rows, text_of
+
+pytestmark = pytest.mark.django_db
+
+BAVAN_MADE = [round_body(0, 13, 0, "go")]  # team A +10 wins: the ranked match is over
+BAVAN_FAILED = [round_body(0, 9, 1, "go")]  # team A fails, team B +5 wins
+KORT = [round_body(0, 7, 0, "stop")]  # team A +5
+AT_KORT = [round_body(1, 7, 0, "stop")]  # the defenders, team A, +7
+ROOM_B_WINS = [round_body(0, 9, 1, "go"), round_body(1, 9, 1, "go")]  # B +5 twice: 10 of 7
+
+
+def match_play(service, seats, rounds, *, mode="ranked") -> int:
+    """A match whose first round is called by the seat it names."""
+    first = rounds[0]["trump_seat"]
+    return match_play_from(service, seats, rounds, mode=mode, first_trump_seat=first)
+
+
+@pytest.fixture
+def bavan_matches(service, cast):
+    """A ranked match in which team A (Amir, Cyrus) made a Bavan, and one in which it failed."""
+    seats = ids_of(cast)
+    return [match_play(service, seats, BAVAN_MADE), match_play(service, seats, BAVAN_FAILED)]
+
+
+def page_text(client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200
+    return text_of(response.content)
+
+
+def outcome_rows(client, path: str) -> list[list[str]]:
+    return [row.cells for row in table_rows(client.get(path).content, "outcomes")]
+
+
+def test_the_bavan_line_in_english_and_russian(client, cast, bavan_matches):
+    amir = cast[0].id
+    assert "Bavan called 2 times, made 1" in page_text(client, f"/en/players/{amir}/")
+    assert "Бавян объявляли 2 раза, удачно 1" in page_text(client, f"/ru/players/{amir}/")
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_figures_are_the_apis_statistics(api, client, service, cast, bavan_matches, seat):
+    match_play(service, ids_of(cast), KORT)
+    match_play(service, ids_of(cast), AT_KORT)
+    player = cast[seat]
+    stats = player_read(api, player.id, "stats/")
+
+    labels = ["Kort", "At-kort", "Bavan", "At-bavan", "Failed Bavan"]
+    expected = [
+        [label, str(stats["outcomes"][name]["team"]), str(stats["outcomes"][name]["opponents"])]
+        for label, name in zip(
+            labels, ["kort", "at_kort", "bavan", "at_bavan", "bavan_failed"], strict=True
+        )
+    ]
+    assert outcome_rows(client, f"/en/players/{player.id}/") == expected
+    text = page_text(client, f"/en/players/{player.id}/")
+    for label, name in [
+        ("Matches played", "matches_played"),
+        ("Matches won", "matches_won"),
+        ("Matches lost", "matches_lost"),
+        ("Rounds played", "rounds_played"),
+        ("Rounds won", "rounds_won"),
+        ("Cups now", "cups"),
+        ("Best", "best_cups"),
+    ]:
+        assert f"{label} {stats[name]}" in text
+    ru_labels = [row[0] for row in outcome_rows(client, f"/ru/players/{player.id}/")]
+    assert ru_labels == ["Корт", "Ат-корт", "Бавян", "Ат-бавян", "Провал бавяна"]
+
+
+def test_the_chart_draws_the_ledger(api, client, service, cast):
+    seats = ids_of(cast)
+    for rounds in (KORT, BAVAN_FAILED, AT_KORT):
+        match_play(service, seats, rounds)
+    match_play(service, seats, KORT, mode="room")  # no cups: not on the chart
+    amir = cast[0].id
+
+    response = client.get(f"/ru/players/{amir}/")
+    chart = json_script(response.content, "cups-data")
+    assert chart["cups"] == [10, 5, 17]  # +10, -5, +12 (KORT_RULES §7)
+    assert chart["label"] == "Кубки"
+    assert len(chart["labels"]) == 3
+    ledger = [row.cells[2:] for row in table_rows(response.content, "ledger")]
+    assert ledger == [["+10", "10"], ["\u22125", "5"], ["+12", "17"]]
+    assert player_read(api, amir)["cups"] == 17
+
+
+def test_a_player_without_cups_has_no_chart(client, cast):
+    response = client.get(f"/en/players/{cast[0].id}/")
+    assert "No cups yet" in text_of(response.content)
+    assert b"chart.umd.min.js" not in response.content
+
+
+def history_links(client, path: str) -> list[str]:
+    return [row.links[0] for row in table_rows(client.get(path).content, "history")]
+
+
+def api_history(api, player_id: int, query: str) -> list[str]:
+    body = api.get(f"/api/v1/players/{player_id}/matches/?{query}").data
+    return [f"/en/matches/{match['id']}/" for match in body["results"]]
+
+
+@pytest.mark.parametrize(
+    "query", ["", "mode=ranked", "mode=room", "result=won", "result=lost", "mode=room&result=won"]
+)
+def test_the_history_filters_are_the_apis(api, client, service, cast, query):
+    seats = ids_of(cast)
+    for rounds, mode in ((KORT, "ranked"), (BAVAN_FAILED, "ranked"), (KORT, "room")):
+        match_play(service, seats, rounds, mode=mode)
+    match_play(service, seats, ROOM_B_WINS, mode="room")
+    bita = cast[1].id
+
+    assert history_links(client, f"/en/players/{bita}/?{query}") == api_history(api, bita, query)
+
+
+def test_the_history_row_reads_from_the_players_side(client, service, cast):
+    match_id = match_play(service, ids_of(cast), KORT)
+    bita = cast[1]
+
+    (row,) = table_rows(client.get(f"/en/players/{bita.id}/").content, "history")
+    assert row.links[0] == f"/en/matches/{match_id}/"
+    assert row.cells[1:] == ["Ranked", "Dara", "Amir, Cyrus", "0:5", "Lost", "\u22125"]
+    assert row.links[1:] == [f"/en/players/{cast[n].id}/" for n in (3, 0, 2)]
+
+
+def test_the_history_is_paginated_and_keeps_its_filters(client, service, cast, monkeypatch):
+    monkeypatch.setattr(views, "HISTORY_PAGE_SIZE", 2)
+    seats = ids_of(cast)
+    made = [match_play(service, seats, KORT) for _ in range(5)]
+    amir = cast[0].id
+
+    assert history_links(client, f"/en/players/{amir}/") == [
+        f"/en/matches/{match_id}/" for match_id in made[::-1][:2]
+    ]
+    html = client.get(f"/en/players/{amir}/?mode=ranked&page=3").content.decode()
+    assert len(table_rows(html, "history")) == 1
+    assert 'href="?mode=ranked&amp;page=2" rel="prev"' in html
+    assert client.get(f"/en/players/{amir}/?page=4").status_code == 404
+
+
+def test_a_filter_that_is_no_choice_is_named_and_left_out(client, service, cast):
+    match_play(service, ids_of(cast), KORT)
+    response = client.get(f"/en/players/{cast[0].id}/?result=drawn")
+    assert response.status_code == 200
+    assert "Select a valid choice" in text_of(response.content)
+    assert len(table_rows(response.content, "history")) == 1
+
+
+@pytest.mark.parametrize("matches", [1, 6])
+def test_the_page_costs_the_same_queries_however_many_matches(
+    client, service, cast, django_assert_num_queries, matches
+):
+    for _ in range(matches):
+        match_play(service, ids_of(cast), KORT)
+    # player, stats, rank, history count, page, its seats, rounds and cup changes, the names
+    # of the players shown, the ledger
+    with django_assert_num_queries(10):
+        client.get(f"/en/players/{cast[0].id}/")
+
+
+def test_the_page_shows_no_private_data(api, client, service, cast, bavan_matches):
+    token = service.post(f"/api/v1/players/{cast[0].id}/token/").data["token"]
+    html = client.get(f"/en/players/{cast[0].id}/").content.decode()
+    assert token not in html
+    assert cast[0].user.username not in html  # the login behind the player
+
+
+def test_an_unknown_player_is_a_404(client):
+    assert client.get("/en/players/999/").status_code == 404
