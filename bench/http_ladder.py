@@ -116,16 +116,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def service(name: str, command: list[str], env: dict[str, str], logs: Path) -> Iterator[int]:
+def service(
+    name: str, command: list[str], env: dict[str, str], logs: Path
+) -> Iterator[subprocess.Popen[bytes]]:
     """Run ``command`` with its output in ``logs/<name>.log`` until the block ends, then stop it
-    (SIGTERM, SIGKILL after 30 s); yields its pid. On an error the end of the log is printed."""
+    (SIGTERM, SIGKILL after 30 s); yields the process. On an error the end of the log is
+    printed."""
     log_path = logs / f"{name}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
     try:
-        yield process.pid
+        yield process
     except Exception:
         lines = log_path.read_text(errors="replace").splitlines()[-LOG_TAIL_LINES:]
         print(f"--- {name} ({' '.join(command[:3])} ...), last lines:", file=sys.stderr)
@@ -140,11 +143,11 @@ def service(name: str, command: list[str], env: dict[str, str], logs: Path) -> I
             process.wait()
 
 
-def wait_until(ready: Callable[[], bool], what: str, pid: int) -> None:
+def wait_until(ready: Callable[[], bool], what: str, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
-        if not Path(f"/proc/{pid}").exists():
-            raise BenchFailed(f"{what} exited")
+        if process.poll() is not None:
+            raise BenchFailed(f"{what} exited with status {process.returncode}")
         try:
             if ready():
                 return
@@ -527,10 +530,10 @@ def bench(args: argparse.Namespace, stack: ExitStack) -> None:
     logs = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kort-http-ladder-")))
     broker_port, web_port = free_port(), free_port()
     broker = ["redis-server", "--port", str(broker_port), "--bind", "127.0.0.1"]
-    broker_pid = stack.enter_context(
+    broker_process = stack.enter_context(
         service("broker", [*broker, "--save", "", "--appendonly", "no"], dict(os.environ), logs)
     )
-    wait_until(lambda: redis_answers(broker_port), "the broker", broker_pid)
+    wait_until(lambda: redis_answers(broker_port), "the broker", broker_process)
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "kort_site.settings",
@@ -554,10 +557,12 @@ def bench(args: argparse.Namespace, stack: ExitStack) -> None:
     web = ["gunicorn", "-c", "gunicorn.conf.py", "kort_site.wsgi"]
     worker = ["celery", "-A", "kort_site", "worker", "--loglevel", "info"]
     worker += ["--concurrency", str(WORKER_CONCURRENCY)]
-    web_pid = stack.enter_context(service("web", [sys.executable, "-m", *web], env, logs))
-    worker_pid = stack.enter_context(service("worker", [sys.executable, "-m", *worker], env, logs))
-    wait_until(lambda: web_answers(web_port), "the web service", web_pid)
-    wait_until(worker_answers, "the worker", worker_pid)
+    web_process = stack.enter_context(service("web", [sys.executable, "-m", *web], env, logs))
+    worker_process = stack.enter_context(
+        service("worker", [sys.executable, "-m", *worker], env, logs)
+    )
+    wait_until(lambda: web_answers(web_port), "the web service", web_process)
+    wait_until(worker_answers, "the worker", worker_process)
 
     served = gunicorn_settings([sys.executable, "-m", *web], env)
     print(
@@ -576,7 +581,7 @@ def bench(args: argparse.Namespace, stack: ExitStack) -> None:
         f"then {' '.join(PGBENCH_RUN)} per run"
     )
 
-    meter = CpuMeter(web_pid, worker_pid, database)
+    meter = CpuMeter(web_process.pid, worker_process.pid, database)
     target = Target(web_port, key, args.clients, meter, args.timeout)
     rng = random.Random(args.seed)
     players = create_players(web_port, key, args.players)
@@ -616,6 +621,9 @@ def main() -> int:
     except BenchFailed as failure:
         print(f"failed: {failure}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("interrupted: the services are stopped and the databases dropped", file=sys.stderr)
+        return 130
     return 0
 
 
