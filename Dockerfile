@@ -28,5 +28,7 @@ USER kort
 EXPOSE 8000
 
 # With DJANGO_DEBUG off (the default) gunicorn and the worker refuse to start without
-# DJANGO_SECRET_KEY: see compose.yaml for the variables production sets.
-CMD ["gunicorn", "kort_site.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# DJANGO_SECRET_KEY: see compose.yaml for the variables production sets. gunicorn.conf.py:
+# threaded workers with keep-alive, one process per core (a container's CPU quota is not seen
+# there: set GUNICORN_WORKERS), 4 threads each.
+CMD ["gunicorn", "-c", "gunicorn.conf.py", "kort_site.wsgi"]

@@ -10,6 +10,8 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | DJANGO_SECRET_KEY | a development key | 32+ characters; with debug off the web service and the worker refuse to start without it |
 | DJANGO_ALLOWED_HOSTS | localhost,127.0.0.1 (any host with debug on) | comma-separated |
 | DATABASE_URL | sqlite:///db.sqlite3 | e.g. postgres://user@host:5432/kort |
+| DJANGO_CONN_MAX_AGE | 60 | seconds a database connection is kept for the next request (one per thread) |
+| DJANGO_CONN_HEALTH_CHECKS | true | check a kept connection before reusing it |
 | CELERY_BROKER_URL | (none: tasks run in-process) | e.g. redis://127.0.0.1:6379/0 |
 | KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
 | KORT_BAVAN_VOTE_SECONDS | 30 | length of a live Bavan vote (KORT_RULES §4) |
@@ -105,6 +107,7 @@ WSGI_APPLICATION = "kort_site.wsgi.application"
 
 DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DJANGO_CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite ignores row locks: writers take the database lock when their transaction starts,
     # and wait for it, so concurrent requests queue instead of failing.

@@ -1,0 +1,40 @@
+"""How gunicorn serves the web service: ``gunicorn -c gunicorn.conf.py kort_site.wsgi``.
+
+Every value may be overridden from the environment:
+
+| variable | default | meaning |
+| --- | --- | --- |
+| GUNICORN_BIND | 0.0.0.0:8000 | address to listen on |
+| GUNICORN_WORKERS | the cores the server may run on | worker processes |
+| GUNICORN_THREADS | 4 | request threads per worker process |
+| GUNICORN_KEEPALIVE | 5 | seconds an idle keep-alive connection stays open |
+| GUNICORN_ACCESSLOG | - (standard output) | access log file; empty for none |
+
+Why: a request is mostly Python (serializers, rules, the ORM) and partly waiting for
+PostgreSQL. One process runs Python on one core at a time, so one worker per core; a few threads
+in each keep that core busy while a request waits for the database, and the threaded workers
+keep clients' connections alive, so a game server reporting round after round does not open a
+new TCP connection for each request. Every thread holds a database connection of its own, kept
+open between requests for ``DJANGO_CONN_MAX_AGE`` seconds: the web service holds up to
+workers x threads connections and the Celery worker one per process (``--concurrency``), which
+together must stay well below PostgreSQL's ``max_connections``. More threads than a few per core
+add connections and wait for the interpreter lock rather than adding throughput.
+"""
+
+import os
+
+
+def _cores() -> int:
+    """The cores this process may run on (a CPU quota of a container is not seen here: set
+    ``GUNICORN_WORKERS`` there)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+bind = [os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")]
+worker_class = "gthread"
+workers = int(os.environ.get("GUNICORN_WORKERS", _cores()))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
+accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
