@@ -1,0 +1,1 @@
+"""Benchmarks that print figures: run one with ``python -m bench.<name>``."""
