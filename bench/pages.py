@@ -51,6 +51,7 @@ from rest_framework_api_key.models import APIKey  # noqa: E402
 
 from matches.kort.rules import Mode  # noqa: E402
 from matches.models import Match  # noqa: E402
+from matches.reports import RoundReport  # noqa: E402
 from matches.services import match_create, round_report  # noqa: E402
 from players.models import Player  # noqa: E402
 from players.services import player_create  # noqa: E402
@@ -118,18 +119,20 @@ def star_matches(rng: random.Random) -> tuple[Player, int]:
     partners = [player_create(username=f"partner.{n}") for n in range(PARTNERS)]
     modes = [Mode.RANKED] * STAR_RANKED + [Mode.ROOM] * STAR_ROOM
     rng.shuffle(modes)
-    longest, most = None, 0
+    longest: int | None = None
+    most = 0
     for mode in modes:
         seats = [star.pk, *(p.pk for p in rng.sample(partners, 3))]
         rng.shuffle(seats)
         first = rng.randrange(4)
-        rounds = random_match_rounds(rng, mode, first)
+        rounds = [RoundReport.from_wire(report) for report in random_match_rounds(rng, mode, first)]
         match, _ = match_create(
             service_key=service_key, mode=mode, seats=seats, first_trump_seat=first, rounds=rounds
         )
         if mode is Mode.RANKED and len(rounds) > most:
             longest, most = match.pk, len(rounds)
     star.refresh_from_db()
+    assert longest is not None  # the star plays ranked matches
     return star, longest
 
 
@@ -140,7 +143,10 @@ def open_vote() -> int:
         service_key=None, mode=Mode.ROOM, seats=[p.pk for p in seated], first_trump_seat=0
     )
     round_report(
-        match_id=match.pk, report={"trump_seat": 0, "tricks": {"A": 7, "B": 0}, "bavan": "vote"}
+        match_id=match.pk,
+        report=RoundReport.from_wire(
+            {"trump_seat": 0, "tricks": {"A": 7, "B": 0}, "bavan": "vote"}
+        ),
     )
     return match.pk
 
@@ -166,6 +172,7 @@ def pages_and_reads(star: Player, longest: int, voting: int) -> dict[str, tuple[
     deep_offset = (leaderboard_queryset().count() // 2 // LEADERBOARD_ROWS) * LEADERBOARD_ROWS
     middle = leaderboard_queryset()[deep_offset + 7]
     rank = player_rank(middle)
+    assert rank is not None  # a row of the leaderboard has a rank
     found_offset = (rank - 1) // LEADERBOARD_ROWS * LEADERBOARD_ROWS
     board = f"/api/v1/leaderboard/?limit={LEADERBOARD_ROWS}"
     player = f"/api/v1/players/{star.pk}/"

@@ -7,6 +7,7 @@ names of the players shown come in one query, never one per row.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.core.paginator import InvalidPage, Page, Paginator
 from django.db.models import QuerySet
@@ -18,7 +19,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from matches import selectors as match_selectors
-from matches.kort.rules import Outcome, Team, Vote, team_of
+from matches.kort.rules import Mode, Outcome, Team, Vote, team_of
 from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.models import BavanVote, VoteStatus
 from matches.live_vote.services import vote_settle
@@ -29,6 +30,9 @@ from pages.templatetags.pages import grouped, url_of
 from players.models import Player
 from ranking import selectors as ranking_selectors
 from stats.selectors import player_stats
+
+if TYPE_CHECKING:  # the stubs' type of a lazy translation (the labels)
+    from django_stubs_ext import StrPromise
 
 LEADERBOARD_PAGE_SIZE = 50
 HISTORY_PAGE_SIZE = 20
@@ -116,7 +120,7 @@ def leaderboard(request):
         number = (search.rank - 1) // LEADERBOARD_PAGE_SIZE + 1
     page = _page(ranking_selectors.leaderboard_queryset(), LEADERBOARD_PAGE_SIZE, number)
     first = (page.number - 1) * LEADERBOARD_PAGE_SIZE + 1
-    found = search and search.player and search.player.pk
+    found = search.player.pk if search is not None and search.player is not None else None
     context = {
         "form": form,
         "search": search,
@@ -136,12 +140,12 @@ class HistoryRow:
     """One match of a player's history, from the player's side."""
 
     match: Match
-    mode: str
+    mode: StrPromise
     partner: Player
     opponents: list[Player]
     wins: int
     opponent_wins: int
-    result: str
+    result: StrPromise
     cups: int | None
 
 
@@ -157,7 +161,7 @@ def _history_row(match: Match, player_id: int, players: dict[int, Player]) -> Hi
     cups = {change.player_id: change.delta for change in match.cup_changes.all()}
     return HistoryRow(
         match=match,
-        mode=labels.MODES[match.mode],
+        mode=labels.MODES[Mode(match.mode)],
         partner=players[seats[partner]],
         opponents=[players[seats[seat]] for seat in team.other.seats],
         wins=match.wins[team],
@@ -218,7 +222,7 @@ def player(request, player_id: int):
 @dataclass(frozen=True)
 class SeatRow:
     seat: int
-    team: str
+    team: StrPromise
     player: Player
     left: bool
     cups: int | None
@@ -228,15 +232,15 @@ class SeatRow:
 class RoundRow:
     round: Round
     caller: Player
-    state: str
-    winner: str | None
+    state: StrPromise
+    winner: StrPromise | None
 
 
 @dataclass(frozen=True)
 class VoterRow:
     seat: int
     player: Player
-    vote: str | None
+    vote: StrPromise | None
     by_bot: bool
     hand: list[str] | None
 
@@ -247,8 +251,8 @@ class VoteView:
 
     vote: BavanVote
     round_number: int
-    team: str
-    state: str
+    team: StrPromise
+    state: StrPromise
     is_open: bool
     seconds_left: int
     voters: list[VoterRow]
@@ -267,7 +271,7 @@ def _vote_view(
     if vote.status == VoteStatus.REFUSED:
         state = labels.REFUSED[team == team_of(last.trump_seat)]
     else:
-        state = labels.VOTE_STATUSES[vote.status]
+        state = labels.VOTE_STATUSES[VoteStatus(vote.status)]
     now = timezone.now()
     hands = vote_selectors.vote_seen(vote, now).revealed_hands
     cast = {seat_vote.seat: seat_vote for seat_vote in vote.seat_votes.all()}
@@ -277,7 +281,7 @@ def _vote_view(
             player=names[players[seat]],
             vote=labels.VOTES[Vote(cast[seat].choice)] if seat in cast else None,
             by_bot=seat in cast and cast[seat].by_bot,
-            hand=hands and [labels.card_shown(card) for card in hands[str(seat)]],
+            hand=None if hands is None else [labels.card_shown(c) for c in hands[str(seat)]],
         )
         for seat in team.seats
     ]
@@ -293,10 +297,13 @@ def _vote_view(
 
 
 def _round_row(round_: Round, players: dict[int, int], names: dict[int, Player]) -> RoundRow:
+    state: StrPromise
+    winner: StrPromise | None
     if round_.status == RoundStatus.FINISHED:
-        state, winner = labels.OUTCOMES[round_.outcome], labels.TEAMS[round_.winner]
+        assert round_.outcome is not None and round_.winner is not None  # set when it finished
+        state, winner = labels.OUTCOMES[Outcome(round_.outcome)], labels.TEAMS[Team(round_.winner)]
     else:
-        state, winner = labels.OPEN_ROUNDS[round_.status], None
+        state, winner = labels.OPEN_ROUNDS[RoundStatus(round_.status)], None
     return RoundRow(round_, names[players[round_.trump_seat]], state, winner)
 
 
@@ -319,13 +326,13 @@ def match(request, match_id: int):
     rounds = list(shown.rounds.all())
     context = {
         "match": shown,
-        "mode": labels.MODES[shown.mode],
-        "status": labels.MATCH_STATUSES[shown.status],
-        "winner": shown.winner and labels.TEAMS[shown.winner],
+        "mode": labels.MODES[Mode(shown.mode)],
+        "status": labels.MATCH_STATUSES[MatchStatus(shown.status)],
+        "winner": shown.winner and labels.TEAMS[Team(shown.winner)],
         "seats": [
             SeatRow(
                 seat=seat.seat,
-                team=labels.TEAMS[seat.team],
+                team=labels.TEAMS[Team(seat.team)],
                 player=names[seat.player_id],
                 left=seat.left_at is not None,
                 cups=cups.get(seat.player_id),

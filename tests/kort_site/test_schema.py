@@ -6,9 +6,12 @@ import pytest
 import yaml
 from django.core.management import call_command
 
-SERVICE_KEY = [{"ServiceKey": []}]
-PLAYER_TOKEN = [{"tokenAuth": []}]
-OPTIONAL = [{"tokenAuth": []}, {"ServiceKey": []}, {}]
+Security = list[dict[str, list[str]]]
+"""An operation's ``security`` in the schema: the alternatives, each scheme to its scopes."""
+
+SERVICE_KEY: Security = [{"ServiceKey": []}]
+PLAYER_TOKEN: Security = [{"tokenAuth": []}]
+OPTIONAL: Security = [{"tokenAuth": []}, {"ServiceKey": []}, {}]
 
 
 @pytest.fixture(scope="module")

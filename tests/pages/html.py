@@ -81,4 +81,5 @@ def json_script(html: str | bytes, element_id: str):
     """The value of the ``json_script`` element ``element_id`` of a page."""
     html = html.decode() if isinstance(html, bytes) else html
     found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', html)
+    assert found is not None, f"no json_script {element_id!r} on the page"
     return json.loads(found.group(1))

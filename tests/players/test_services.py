@@ -11,6 +11,7 @@ def test_a_human_gets_a_login_without_a_password(db):
     nima = player_create(username="Nima")
 
     assert (nima.display_name, nima.is_bot) == ("Nima", False)
+    assert nima.user is not None
     assert nima.user.username == "player.Nima"
     assert not nima.user.has_usable_password()
 
