@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
+from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
@@ -41,8 +42,14 @@ class PlayerMatchFilter(django_filters.FilterSet):
         fields = ["mode", "status", "result"]
 
     def filter_result(self, queryset, name, value):
-        player_id = self.request.parser_context["kwargs"]["player_id"]
-        return queryset.filter(selectors.player_result_q(player_id, value))
+        return queryset.filter(selectors.player_result_q(value))
+
+
+class HistoryPagination(CursorPagination):
+    """Pages of a player's history through cursors (``next`` / ``previous``), newest first:
+    each page is read from where the last one ended, so page 2,000 costs what page 1 costs."""
+
+    ordering = ("-history_at", "-id")
 
 
 class PlayerMatchesView(generics.ListAPIView):
@@ -50,6 +57,7 @@ class PlayerMatchesView(generics.ListAPIView):
 
     serializer_class = MatchSerializer
     filterset_class = PlayerMatchFilter
+    pagination_class = HistoryPagination
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # the schema generator has no player
