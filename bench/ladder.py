@@ -46,8 +46,8 @@ from rest_framework_api_key.models import APIKey  # noqa: E402
 
 from matches.kort.rules import Mode, next_trump_seat, round_outcome  # noqa: E402
 from matches.models import Match, MatchStatus  # noqa: E402
-from ranking.demo import random_match_rounds  # noqa: E402
 from ranking.board import board_players, current_season_number  # noqa: E402
+from ranking.demo import random_match_rounds  # noqa: E402
 
 HOST = "localhost"  # one of the default ALLOWED_HOSTS
 POLL_SECONDS = 0.05
