@@ -25,7 +25,8 @@ players (a board whose total row is gone has lost its counts), the counts add up
 and none is negative, the count of a total covers the ties found ahead in it. A failed check
 raises :class:`BoardUnreliable`; the selectors then count players instead (exact, slow) and
 log a warning. ``manage.py rebuild_ladder`` compares the counts of the current season with the
-players (:func:`board_differences`) and ``--fix`` rebuilds them (:func:`board_build`).
+players as the history gives them (:func:`board_differences`) and ``--fix`` rebuilds them
+(:func:`board_build`).
 """
 
 from __future__ import annotations
@@ -166,15 +167,17 @@ def counted_board(season: int) -> dict[int, int]:
     return dict(rows)
 
 
-def board_differences(season: int) -> list[tuple[int | None, int | None, int]]:
-    """How the stored counts of ``season`` differ from :func:`counted_board`: one
-    ``(cups, stored, counted)`` per total whose count differs (stored None: no row, or 0), by
-    cups, then ``(None, stored total, counted total)`` if the total row differs (stored None:
-    no row, which a season whose board is empty may lack)."""
+def board_differences(
+    season: int, counted: dict[int, int]
+) -> list[tuple[int | None, int | None, int]]:
+    """How the stored counts of ``season`` differ from ``counted`` (``{cups: players}``, as
+    :func:`counted_board` gives): one ``(cups, stored, counted)`` per total whose count
+    differs (stored None: no row, or 0), by cups, then ``(None, stored total, counted total)``
+    if the total row differs (stored None: no row, which a season whose board is empty may
+    lack)."""
     stored = dict(
         BoardCount.objects.filter(season=season).exclude(players=0).values_list("cups", "players")
     )
-    counted = counted_board(season)
     differences: list[tuple[int | None, int | None, int]] = [
         (cups, stored.get(cups), counted.get(cups, 0))
         for cups in sorted(stored.keys() | counted.keys())

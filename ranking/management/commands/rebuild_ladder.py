@@ -1,8 +1,9 @@
 """``manage.py rebuild_ladder [--fix]``: recompute the ladder from the stored rounds.
 
-Recomputes every player's cups, best cups, last cup change and statistics, and the cups ledger,
-from the finalized matches (logic in ``ranking.rebuild``), and prints each difference from what
-is stored. Exit status: 0 when nothing differs (or ``--fix`` wrote the recomputed values), 1
+Recomputes every player's cups, best cups, last cup change, board season and statistics, and
+the cups ledger, from the finalized matches (logic in ``ranking.rebuild``), checks the counts of
+the current season's leaderboard against the players, and prints each difference from what is
+stored. Exit status: 0 when nothing differs (or ``--fix`` wrote the recomputed values), 1
 when differences were found and not fixed.
 """
 
@@ -14,9 +15,10 @@ from ranking.rebuild import ladder_rebuild
 
 class Command(BaseCommand):
     help = (
-        "Recompute cups, best cups, last cup change, statistics and the cups ledger from the "
-        "rounds of finalized matches and report every difference. Exit status 1 when "
-        "differences were found and not fixed; --fix writes the recomputed values."
+        "Recompute cups, best cups, last cup change, board season, statistics and the cups "
+        "ledger from the rounds of finalized matches, check the leaderboard's counts against "
+        "the players, and report every difference. Exit status 1 when differences were found "
+        "and not fixed; --fix writes the recomputed values and counts the board again."
     )
 
     def add_arguments(self, parser):
