@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import connections, router
 from django.db.models import Count, F, QuerySet
 
 from players.models import LEADERBOARD_ORDER, ON_A_BOARD, Player
@@ -73,6 +73,24 @@ class CupsGroup:
     cups: int
     players: int
     ahead: int
+
+
+def _connection(for_write: bool = False):
+    """The connection the board's tables are read (or written) on, as the router says."""
+    alias = router.db_for_write(BoardCount) if for_write else router.db_for_read(BoardCount)
+    return connections[alias]
+
+
+def _tables(connection) -> dict[str, str]:
+    return {
+        "counts": connection.ops.quote_name(BoardCount._meta.db_table),
+        "totals": connection.ops.quote_name(BoardTotal._meta.db_table),
+    }
+
+
+def _total_row(season: int, using: str | None = None) -> int | None:
+    totals = BoardTotal.objects.using(using).filter(season=season)
+    return totals.values_list("players", flat=True).first()
 
 
 # --- writes -------------------------------------------------------------------------------------
@@ -117,13 +135,15 @@ def board_move(season: int, moves: Iterable[Move]) -> None:
         return
     joined = sum(delta for _, delta in changed)
     if joined:
-        BoardTotal.objects.filter(season=season).update(players=F("players") + joined)
+        totals = BoardTotal.objects.using(router.db_for_write(BoardTotal))
+        totals.filter(season=season).update(players=F("players") + joined)
     _counts_add(season, changed)
 
 
 def _total_claimed(season: int) -> bool:
     """Insert the season's total row if it is missing; True if this call inserted it."""
-    totals = connection.ops.quote_name(BoardTotal._meta.db_table)
+    connection = _connection(for_write=True)
+    totals = _tables(connection)["totals"]
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {totals} (season, players) VALUES (%s, 0) "
@@ -135,7 +155,8 @@ def _total_claimed(season: int) -> bool:
 
 def _counts_add(season: int, changed: list[tuple[int, int]]) -> None:
     """Add each ``(cups, delta)`` to the season's count of ``cups`` (in the given order)."""
-    counts = connection.ops.quote_name(BoardCount._meta.db_table)
+    connection = _connection(for_write=True)
+    counts = _tables(connection)["counts"]
     values = ", ".join(["(%s, %s, %s)"] * len(changed))
     with connection.cursor() as cursor:
         cursor.execute(
@@ -148,23 +169,28 @@ def _counts_add(season: int, changed: list[tuple[int, int]]) -> None:
 
 def board_build(season: int) -> None:
     """Write the counts and total of ``season`` from the players' rows (one grouped read of
-    the season's part of the index). Call inside a transaction that holds the season's total
-    row (or the players' rows) against concurrent moves."""
-    counted = counted_board(season)
-    BoardCount.objects.filter(season=season).delete()
-    BoardCount.objects.bulk_create(
+    the season's part of the index), all on the database the board is written to. Call
+    inside a transaction that holds the season's total row (or the players' rows) against
+    concurrent moves."""
+    using = router.db_for_write(BoardCount)
+    counted = counted_board(season, using)
+    BoardCount.objects.using(using).filter(season=season).delete()
+    BoardCount.objects.using(using).bulk_create(
         BoardCount(season=season, cups=cups, players=players) for cups, players in counted.items()
     )
-    BoardTotal.objects.update_or_create(season=season, defaults={"players": sum(counted.values())})
+    BoardTotal.objects.using(using).update_or_create(
+        season=season, defaults={"players": sum(counted.values())}
+    )
 
 
 # --- reads --------------------------------------------------------------------------------------
 
 
-def counted_board(season: int) -> dict[int, int]:
-    """``{cups: players}`` of the season's board, counted from the players' rows."""
-    rows = board_players(season).order_by().values_list("cups").annotate(players=Count("id"))
-    return dict(rows)
+def counted_board(season: int, using: str | None = None) -> dict[int, int]:
+    """``{cups: players}`` of the season's board, counted from the players' rows (on the
+    database ``using``; default: where players are read)."""
+    players = board_players(season).using(using).order_by()
+    return dict(players.values_list("cups").annotate(players=Count("id")))
 
 
 def board_differences(
@@ -183,57 +209,50 @@ def board_differences(
         for cups in sorted(stored.keys() | counted.keys())
         if stored.get(cups, 0) != counted.get(cups, 0)
     ]
-    total = BoardTotal.objects.filter(season=season).values_list("players", flat=True).first()
+    total = _total_row(season)
     if (total or 0) != sum(counted.values()) or (total is None and counted):
         differences.append((None, total, sum(counted.values())))
     return differences
 
 
-_GROUPS_SQL = """
-SELECT cups, players, ahead, counted, lowest,
-       (SELECT players FROM {totals} WHERE season = %s) AS expected
-FROM (
-    SELECT cups, players,
-           SUM(players) OVER (ORDER BY cups DESC) - players AS ahead,
-           SUM(players) OVER () AS counted,
-           MIN(players) OVER () AS lowest
-    FROM {counts}
-    WHERE season = %s
-) AS board
-WHERE {where}
-"""
-"""The season's counts with running sums, each row ``(cups, players, ahead, counted, lowest,
-expected)``: ``ahead`` the players on higher totals, ``counted`` the sum of all counts,
-``lowest`` the smallest count, ``expected`` the season's total row (None if missing)."""
-
-_SUMS_SQL = """
-SELECT (SELECT SUM(players) FROM {counts} WHERE season = %s),
-       (SELECT MIN(players) FROM {counts} WHERE season = %s),
-       (SELECT players FROM {totals} WHERE season = %s)
-"""
-
-
-def _query(sql: str, where: str, params: list) -> list[tuple]:
-    tables = {
-        "counts": connection.ops.quote_name(BoardCount._meta.db_table),
-        "totals": connection.ops.quote_name(BoardTotal._meta.db_table),
-    }
+def _rows(sql: str, params: list) -> list[tuple]:
+    connection = _connection()
     with connection.cursor() as cursor:
-        cursor.execute(sql.format(where=where, **tables), params)
+        cursor.execute(sql.format(**_tables(connection)), params)
         return cursor.fetchall()
 
 
-def _checked(season: int, counted: int | None, lowest: int | None, expected: int | None) -> int:
-    """The season's total if the counts can be trusted, else raise :class:`BoardUnreliable`."""
+def _checked(season: int, counted: int, lowest: int | None, expected: int | None) -> int:
+    """The season's total if its counts can be trusted: ``counted`` is their sum, ``lowest``
+    the smallest (None: no row), ``expected`` the total row (None: no row).
+
+    Raises:
+        BoardUnreliable: a board with players but no total row, counts that do not add up to
+            the total, a negative count.
+    """
     if expected is None:
         if board_players(season).exists():
             raise BoardUnreliable(f"season {season} has players on its board but no total")
         expected = 0
-    if (counted or 0) != expected:
-        raise BoardUnreliable(f"the counts add up to {counted or 0}, the total is {expected}")
+    if counted != expected:
+        raise BoardUnreliable(f"the counts add up to {counted}, the total is {expected}")
     if lowest is not None and lowest < 0:
         raise BoardUnreliable(f"a count is negative ({lowest})")
     return expected
+
+
+_BANDS_SQL = """
+SELECT {band} AS band, SUM(players), MIN(players),
+       SUM(CASE WHEN cups IN ({wanted}) THEN players END),
+       (SELECT players FROM {{totals}} WHERE season = %s)
+FROM {{counts}}
+WHERE season = %s
+GROUP BY band
+"""
+"""The season's counts summed in bands between the wanted totals ``t1 > t2 > ... > tk``: band
+``j`` holds the totals ``c`` with ``tj >= c > t(j+1)`` (band 0: above ``t1``), so the players
+ahead of ``tj`` are the sum of the bands before ``j``. Per band: its sum, its smallest count,
+the count of its wanted total (band ``j`` can hold only ``tj``), and the season's total row."""
 
 
 def board_total(season: int) -> int:
@@ -242,40 +261,61 @@ def board_total(season: int) -> int:
     Raises:
         BoardUnreliable: the counts fail a check.
     """
-    ((counted, lowest, expected),) = _query(_SUMS_SQL, "", [season, season, season])
-    return _checked(season, counted, lowest, expected)
+    return _bands(season, [])[1]
 
 
 def cups_groups(season: int, cups: Iterable[int]) -> dict[int, CupsGroup]:
     """The groups of the board of ``season`` holding each of the totals ``cups`` (totals that
-    players of the board hold), by cups.
+    players of the board hold), by cups; one pass over the season's counts, whatever the
+    number of totals asked.
 
     Raises:
         BoardUnreliable: the counts fail a check, or one of ``cups`` has no player counted.
     """
-    wanted = sorted(set(cups))
-    where = f"cups IN ({', '.join(['%s'] * len(wanted))})"
-    rows = _query(_GROUPS_SQL, where, [season, season, *wanted])
-    groups = {}
-    for value, players, ahead, counted, lowest, expected in rows:
-        _checked(season, counted, lowest, expected)
-        groups[value] = CupsGroup(value, players, ahead)
-    missing = [value for value in wanted if groups.get(value, CupsGroup(value, 0, 0)).players < 1]
-    if missing:
-        raise BoardUnreliable(f"no player counted on {missing[0]} cups, which a player holds")
+    wanted = sorted(set(cups), reverse=True)
+    groups = _bands(season, wanted)[0]
+    for value in wanted:
+        if groups[value].players < 1:
+            raise BoardUnreliable(f"no player counted on {value} cups, which a player holds")
     return groups
+
+
+def _bands(season: int, wanted: list[int]) -> tuple[dict[int, CupsGroup], int]:
+    """The groups of the ``wanted`` totals (in decreasing order) and the season's total."""
+    cases = " ".join(f"WHEN cups > %s THEN {number}" for number in range(len(wanted)))
+    bands = f"CASE {cases} ELSE {len(wanted)} END" if wanted else "0"
+    listed = ", ".join(["%s"] * len(wanted)) or "NULL"
+    sql = _BANDS_SQL.format(band=bands, wanted=listed)
+    rows = {row[0]: row[1:] for row in _rows(sql, [*wanted, *wanted, season, season])}
+    expected = next(iter(rows.values()))[3] if rows else _total_row(season)
+    lowest = min((row[1] for row in rows.values()), default=None)
+    total = _checked(season, sum(row[0] for row in rows.values()), lowest, expected)
+    groups, ahead = {}, 0
+    for number, value in enumerate(wanted):
+        ahead += rows.get(number, (0,))[0]
+        at_value = rows.get(number + 1, (0, None, None))[2]
+        groups[value] = CupsGroup(value, at_value or 0, ahead)
+    return groups, total
 
 
 def group_at(season: int, position: int) -> tuple[CupsGroup | None, int]:
     """The group holding the player at 0-based ``position`` of the board of ``season`` (None
-    past the end), and the board's total.
+    past the end), and the board's total: the season's counts read in decreasing cups.
 
     Raises:
         BoardUnreliable: the counts fail a check.
     """
-    where = "ahead + players > %s ORDER BY cups DESC LIMIT 1"
-    rows = _query(_GROUPS_SQL, where, [season, season, position])
-    if not rows:
-        return None, board_total(season)
-    ((cups, players, ahead, counted, lowest, expected),) = rows
-    return CupsGroup(cups, players, ahead), _checked(season, counted, lowest, expected)
+    rows = _rows(
+        "SELECT cups, players, (SELECT players FROM {totals} WHERE season = %s) "
+        "FROM {counts} WHERE season = %s ORDER BY cups DESC",
+        [season, season],
+    )
+    expected = rows[0][2] if rows else _total_row(season)
+    lowest = min((players for _, players, _ in rows), default=None)
+    total = _checked(season, sum(players for _, players, _ in rows), lowest, expected)
+    ahead = 0
+    for cups, players, _ in rows:
+        if ahead + players > position:
+            return CupsGroup(cups, players, ahead), total
+        ahead += players
+    return None, total

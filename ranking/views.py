@@ -1,5 +1,7 @@
 """Player and leaderboard endpoints (API.md "Players", "Leaderboard")."""
 
+from typing import cast
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import filters, generics, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -45,7 +47,7 @@ class PlayerViewSet(
         return [AllowAny()]
 
     def list(self, request, *args, **kwargs):
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
         context = {**self.get_serializer_context(), "ranks": selectors.ranks_of(page)}
         return self.get_paginated_response(PlayerSerializer(page, many=True, context=context).data)
 
@@ -102,7 +104,7 @@ class LeaderboardView(generics.GenericAPIView):
     pagination_class = BoardPagination
 
     def get(self, request):
-        rows = self.paginator.paginate_board(request)
+        rows = cast(BoardPagination, self.paginator).paginate_board(request)
         return self.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)
 
 

@@ -47,9 +47,12 @@ class PlayerMatchFilter(django_filters.FilterSet):
 
 class HistoryPagination(CursorPagination):
     """Pages of a player's history through cursors (``next`` / ``previous``), newest first:
-    each page is read from where the last one ended, so page 2,000 costs what page 1 costs."""
+    each page is read from where the last one ended, so page 2,000 costs what page 1 costs.
+    ``page_size`` picks the number of matches per page (default 50, at most 100)."""
 
     ordering = ("-history_at", "-id")
+    page_size_query_param = "page_size"
+    max_page_size = 100
 
 
 class PlayerMatchesView(generics.ListAPIView):
