@@ -7,10 +7,10 @@ from ranking.selectors import player_rank
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    """A player with their rank on the current board (API.md "Players"). A list passes the
-    ranks of its page in the context (``{"ranks": {player id: rank}}``, from
-    ``selectors.ranks_of``), so ranking a page costs the same few queries as ranking one."""
+    """A player with their rank on the current leaderboard (null when not on it)."""
 
+    # A list passes the ranks of its page in the context ({"ranks": {player id: rank}}, from
+    # selectors.ranks_of), so ranking a page costs the few queries that ranking one costs.
     rank = serializers.SerializerMethodField()
 
     class Meta:
