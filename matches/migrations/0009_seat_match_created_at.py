@@ -17,6 +17,8 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('matches', '0008_seat_player_in_players_app'),
+        # The seat table is rebuilt on SQLite: after the players' table has its final name.
+        ('players', '0002_player_table_and_content_type'),
     ]
 
     operations = [
