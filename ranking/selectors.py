@@ -148,7 +148,7 @@ def board_page(offset: int, limit: int, season: int | None = None) -> BoardPage:
     except BoardUnreliable as error:
         _distrusted(season, error)
         count = board_players(season).count()
-        rows = list(board_players(season)[offset : offset + limit])
+        rows = list(board_players(season)[offset : offset + limit]) if offset < count else []
     return BoardPage(count, ranked(rows, offset))
 
 

@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ranking.board import board_build
+from ranking.models import BoardTotal
 from tests.api_steps import PLAYERS
 from tests.ranking.ladders import SEASON, brute_board, brute_ranks, ladder_insert
 
@@ -106,3 +107,13 @@ def test_a_page_of_players_costs_the_same_queries_as_one_player(api, big_ladder)
 
     assert len(page) == len(one) <= 3
     assert not [sql for sql in page if sql.startswith("SELECT COUNT(*)")]
+
+
+@pytest.mark.parametrize("counts", ["kept", "lost"])
+def test_an_offset_far_past_the_end_is_an_empty_page(api, big_ladder, counts):
+    if counts == "lost":
+        BoardTotal.objects.all().delete()
+
+    body = api.get(LEADERBOARD, {"offset": "9" * 30}).data
+
+    assert (body["count"], body["results"], body["next"]) == (130, [], None)
