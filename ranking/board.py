@@ -2,7 +2,7 @@
 
 A rank is 1 + the number of players ahead. Rather than counting the players ahead (a scan of
 the board), ranks and pages read two small tables that every change of the board updates in
-its own transaction:
+the transaction of the change:
 
 - ``BoardCount(season, cups, players)``: how many players of the season's board hold exactly
   ``cups`` (one row per distinct total, a few thousand at most);
@@ -22,7 +22,8 @@ of a board player's cups, in the transaction that writes the players' rows.
 
 **Trust.** The reads check what is cheap to check: the season has a total row if its board has
 players (a board whose total row is gone has lost its counts), the counts add up to the total
-and none is negative, the count of a total covers the ties found ahead in it. A failed check
+and none is negative, the count of a total covers the ties found ahead in it, a page finds on
+its first total as many players as counted. A failed check
 raises :class:`BoardUnreliable`; the selectors then count players instead (exact, slow) and
 log a warning. ``manage.py rebuild_ladder`` compares the counts of the current season with the
 players as the history gives them (:func:`board_differences`) and ``--fix`` rebuilds them
