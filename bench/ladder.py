@@ -46,8 +46,8 @@ from rest_framework_api_key.models import APIKey  # noqa: E402
 
 from matches.kort.rules import Mode, next_trump_seat, round_outcome  # noqa: E402
 from matches.models import Match, MatchStatus  # noqa: E402
+from ranking.board import board_players, current_season_number  # noqa: E402
 from ranking.demo import random_match_rounds  # noqa: E402
-from ranking.selectors import leaderboard_queryset  # noqa: E402
 
 HOST = "localhost"  # one of the default ALLOWED_HOSTS
 POLL_SECONDS = 0.05
@@ -163,7 +163,7 @@ def reads_rate(client: Client, paths: list[str]) -> float:
 def leaderboard_rates(args, rng: random.Random) -> None:
     """(c) Leaderboard reads per second: the top 100, and around a random listed player."""
     client = Client(HTTP_HOST=HOST)
-    listed = list(leaderboard_queryset().values_list("pk", flat=True))
+    listed = list(board_players(current_season_number()).values_list("pk", flat=True))
     top = ["/api/v1/leaderboard/?limit=100"] * args.reads
     around = [f"/api/v1/leaderboard/around/{rng.choice(listed)}/" for _ in range(args.reads)]
     print(f"(c) leaderboard top 100: {reads_rate(client, top):,.0f} reads/s ({len(listed)} listed)")

@@ -20,8 +20,9 @@ from players.auth import IsPlayer, IsServiceKey
 
 SERVICE_KEY_SCHEME = "ServiceKey"
 PLAYER_TOKEN_SCHEME = "tokenAuth"
-NEVER_A_400 = {"page"}
-"""Query parameters no value of which is refused with a 400 (a page past the end is a 404)."""
+NEVER_A_400 = {"page", "cursor"}
+"""Query parameters no value of which is refused with a 400 (a page past the end, or a cursor
+that is not one, is a 404)."""
 FIELD_ERROR_CODES = ("400", "409")
 """The errors whose body names each field at fault; the others have a ``detail``."""
 
@@ -100,7 +101,8 @@ class KortAutoSchema(AutoSchema):
             codes.append("400")
         if self._only_scheme() is not None:
             codes.append("403")
-        if "page" in queried or any(p["in"] == OpenApiParameter.PATH for p in parameters):
+        in_path = any(p["in"] == OpenApiParameter.PATH for p in parameters)
+        if {"page", "cursor"} & queried or in_path:
             codes.append("404")
         if body:
             codes.append("413")

@@ -12,8 +12,10 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | DATABASE_URL | sqlite:///db.sqlite3 | e.g. postgres://user@host:5432/kort |
 | DJANGO_CONN_MAX_AGE | 60 | seconds a database connection is kept for the next request (one per thread) |
 | DJANGO_CONN_HEALTH_CHECKS | true | check a kept connection before reusing it |
+| DATABASE_REPLICA_URL | (none) | a read replica of DATABASE_URL: public reads go there (kort_site.db_router) |
 | CELERY_BROKER_URL | (none: tasks run in-process) | e.g. redis://127.0.0.1:6379/0 |
 | KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
+| KORT_TASK_ROUTES | (none) | a queue per task kind, e.g. `ranking.finalize_match=finalize`; other tasks stay on KORT_TASK_QUEUE |
 | KORT_BAVAN_VOTE_SECONDS | 30 | length of a live Bavan vote (KORT_RULES §4) |
 | KORT_SWEEP_SECONDS | 10 | how often Celery beat runs the sweeper, which queues again the tasks of lost work |
 | KORT_SWEEP_GRACE_SECONDS | 5 | work due longer ago than this and not done counts as lost (swept, and listed by `rebuild_ladder`) |
@@ -112,6 +114,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite ignores row locks: writers take the database lock when their transaction starts,
     # and wait for it, so concurrent requests queue instead of failing.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+if env.str("DATABASE_REPLICA_URL", default=""):
+    DATABASES["replica"] = env.db_url("DATABASE_REPLICA_URL")
+    DATABASES["replica"]["CONN_MAX_AGE"] = DATABASES["default"]["CONN_MAX_AGE"]
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["kort_site.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -181,6 +188,9 @@ if CELERY_TASK_ALWAYS_EAGER:
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_DEFAULT_QUEUE = env.str("KORT_TASK_QUEUE", default="kort")
+CELERY_TASK_ROUTES = {
+    task: {"queue": queue} for task, queue in env.dict("KORT_TASK_ROUTES", default={}).items()
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

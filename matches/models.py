@@ -99,12 +99,19 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    """A player's seat (0..3) in a match; team A = seats 0 and 2, team B = seats 1 and 3."""
+    """A player's seat (0..3) in a match; team A = seats 0 and 2, team B = seats 1 and 3.
+    ``match_created_at`` repeats the match's ``created_at`` (never changed after creation), so
+    the "My games" history pages by keyset at any depth (API.md "Players")."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="seats")
     left_at = models.DateTimeField(null=True, blank=True)
+    match_created_at = models.DateTimeField(
+        editable=False,
+        help_text="The match's creation time, copied when the seat is made: a player's history "
+        "is read newest first through the index over (player, this, match).",
+    )
 
     class Meta:
         ordering = ["match", "seat"]
@@ -112,6 +119,11 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["match", "seat"], name="one_player_per_seat"),
             models.UniqueConstraint(fields=["match", "player"], name="one_seat_per_player"),
             models.CheckConstraint(condition=Q(seat__lte=3), name="seat_in_range"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["player", "-match_created_at", "-match"], name="seat_history_order"
+            )
         ]
 
     def __str__(self):

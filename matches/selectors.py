@@ -3,7 +3,7 @@ round records against their replay (KORT_RULES §1-§4)."""
 
 from datetime import datetime
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from matches.kort.replay import InvalidRecordError, replay_record
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
@@ -23,14 +23,25 @@ def matches_with_details() -> QuerySet[Match]:
 
 
 def player_matches(player_id: int) -> QuerySet[Match]:
-    """A player's matches, finalized and live, newest first by creation time, then by id."""
-    return matches_with_details().filter(seats__player_id=player_id)
+    """A player's matches, finalized and live, newest first by creation time, then by id.
+
+    Read through the player's seats: each match carries ``history_at`` (its creation time, as
+    its seat of this player holds it) and ``history_seat`` (the seat), so the rows come in
+    order from the index ``seat_history_order`` and a keyset page at any depth of the history
+    costs what the first page costs. Order by ``-history_at``, ``-id``.
+    """
+    return (
+        matches_with_details()
+        .filter(seats__player_id=player_id)
+        .annotate(history_at=F("seats__match_created_at"), history_seat=F("seats__seat"))
+        .order_by("-history_at", "-id")
+    )
 
 
-def player_result_q(player_id: int, result: str) -> Q:
-    """Matches the player's team ``won`` or ``lost`` (matches still on are neither)."""
-    on_team_a = Q(pk__in=Seat.objects.filter(player_id=player_id, seat__in=(0, 2)).values("match"))
-    won = (on_team_a & Q(winner="A")) | (~on_team_a & Q(winner="B"))
+def player_result_q(result: str) -> Q:
+    """Of :func:`player_matches`, those the player's team ``won`` or ``lost`` (matches still on
+    are neither)."""
+    won = Q(history_seat__in=(0, 2), winner="A") | Q(history_seat__in=(1, 3), winner="B")
     return ~Q(status=MatchStatus.IN_PROGRESS) & (won if result == "won" else ~won)
 
 

@@ -105,7 +105,8 @@ def _match_insert(
         client_version=client_version,
     )
     Seat.objects.bulk_create(
-        Seat(match=match, seat=seat, player=player) for seat, player in enumerate(players)
+        Seat(match=match, seat=seat, player=player, match_created_at=match.created_at)
+        for seat, player in enumerate(players)
     )
     return match
 

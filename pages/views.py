@@ -43,7 +43,7 @@ VOTE_REFRESH_SECONDS = 2
 SUGGESTIONS = 10
 
 
-def _page(objects: QuerySet, per_page: int, number) -> Page:
+def _page(objects: QuerySet | _Board, per_page: int, number) -> Page:
     """Page ``number`` (1 when not given) of ``objects``: one COUNT and one slice, as the API's
     paginated lists. An unknown page is a 404."""
     try:
@@ -108,6 +108,18 @@ def _board_row(rank: int, player: Player, found: int | None) -> SafeString:
     )
 
 
+class _Board:
+    """The current season's board as Django's paginator reads a list: its length from the
+    board's counts and each page's ranked rows from ``board_page``, the reads of the API's
+    ``/leaderboard/``, so a page deep in the board costs what the first one costs."""
+
+    def count(self) -> int:
+        return ranking_selectors.board_count()
+
+    def __getitem__(self, rows: slice) -> list[ranking_selectors.RankedPlayer]:
+        return ranking_selectors.board_page(rows.start, rows.stop - rows.start).rows
+
+
 def leaderboard(request):
     """``/{lang}/``: the current season's leaderboard, 50 rows a page, in the API's order and
     ranks (API.md "Leaderboard"). ``?q=`` finds a player by username: the page that holds
@@ -118,15 +130,12 @@ def leaderboard(request):
     number = request.GET.get("page")
     if search is not None and search.rank is not None:
         number = (search.rank - 1) // LEADERBOARD_PAGE_SIZE + 1
-    page = _page(ranking_selectors.leaderboard_queryset(), LEADERBOARD_PAGE_SIZE, number)
-    first = (page.number - 1) * LEADERBOARD_PAGE_SIZE + 1
+    page = _page(_Board(), LEADERBOARD_PAGE_SIZE, number)
     found = search.player.pk if search is not None and search.player is not None else None
     context = {
         "form": form,
         "search": search,
-        "rows": [
-            _board_row(rank, row, found) for rank, row in enumerate(page.object_list, start=first)
-        ],
+        "rows": [_board_row(row.rank, row.player, found) for row in page.object_list],
         **_pagination(page),
     }
     return render(request, "pages/leaderboard.html", context)
@@ -197,7 +206,7 @@ def player(request, player_id: int):
     if "mode" in filters:
         history = history.filter(mode=filters["mode"])
     if "result" in filters:
-        history = history.filter(match_selectors.player_result_q(shown.pk, filters["result"]))
+        history = history.filter(match_selectors.player_result_q(filters["result"]))
     page = _page(history, HISTORY_PAGE_SIZE, request.GET.get("page"))
     matches = list(page.object_list)
     players = _players_by_id(seat.player_id for m in matches for seat in m.seats.all())

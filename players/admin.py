@@ -1,10 +1,12 @@
 """Admin of players (API.md "Players"), and the read-only pages other apps' admins use.
 
 Cups and best cups are written only by match finalization (or ``rebuild_ladder``), so the admin
-shows them read-only. Service keys use the admin of djangorestframework-api-key.
+shows them read-only. A ban moves the player off the leaderboard, so bans are the ladder's to
+write: ``ranking.admin`` extends this admin with them. Service keys use the admin of
+djangorestframework-api-key.
 """
 
-from django.contrib import admin, messages
+from django.contrib import admin
 
 from players.models import Player
 from players.services import player_create
@@ -25,7 +27,7 @@ class ReadOnlyAdminMixin:
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    """Players: search, filter, ban and unban. A new player is made by ``player_create``, so a
+    """Players: search, filter, change names. A new player is made by ``player_create``, so a
     human gets a login, as through the API."""
 
     list_display = [
@@ -39,7 +41,6 @@ class PlayerAdmin(admin.ModelAdmin):
     ]
     list_filter = ["is_bot", "is_banned"]
     search_fields = ["username", "display_name"]
-    actions = ["ban", "unban"]
     add_fields = ["username", "display_name", "is_bot"]
     change_fields = [*add_fields, "is_banned", "user", "cups", "best_cups", "cups_changed_at"]
     # Bot or human is fixed at creation: a bot has no login and no cups (KORT_RULES §7).
@@ -53,7 +54,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
-            super().save_model(request, obj, form, change)
+            obj.save(update_fields=self.fields_to_save(form))
             return
         created = player_create(
             username=obj.username, display_name=obj.display_name, is_bot=obj.is_bot
@@ -61,15 +62,7 @@ class PlayerAdmin(admin.ModelAdmin):
         obj.pk = created.pk
         obj.refresh_from_db()
 
-    @admin.action(description="Ban the selected players (off the leaderboard, no new matches)")
-    def ban(self, request, queryset):
-        self._set_banned(request, queryset, banned=True)
-
-    @admin.action(description="Unban the selected players")
-    def unban(self, request, queryset):
-        self._set_banned(request, queryset, banned=False)
-
-    def _set_banned(self, request, queryset, *, banned: bool) -> None:
-        changed = queryset.exclude(is_banned=banned).update(is_banned=banned)
-        verb = "banned" if banned else "unbanned"
-        self.message_user(request, f"{changed} player(s) {verb}.", messages.SUCCESS)
+    def fields_to_save(self, form) -> list[str]:
+        """The fields a change form writes: those it changed, so cups that a finalization
+        wrote meanwhile stay."""
+        return list(form.changed_data)

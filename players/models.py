@@ -11,11 +11,18 @@ LEADERBOARD_ORDER = ("-cups", "cups_changed_at", "id")
 first, then who reached their total earlier, then the older player. The index of that name,
 the leaderboard's rows and every rank derive from it."""
 
+ON_A_BOARD = Q(is_bot=False, is_banned=False)
+"""Who may be on a season's board at all: humans without a ban (KORT_RULES §10). The board of
+season ``n`` is these players with ``board_season == n``; the leaderboard index holds only
+them."""
+
 
 class Player(models.Model):
     """A seat-holder of the ladder. Humans may log in (a linked user, a player token); bots
     cannot. ``cups`` is the sum of the player's ledger rows; ``cups_changed_at`` is the
-    finalization time of their last ranked match (the leaderboard's tie-break)."""
+    finalization time of their last ranked match (the leaderboard's tie-break);
+    ``board_season`` the number of the season whose board they are on (KORT_RULES §10: a
+    finalized ranked match in it; a ban keeps them off every board while it lasts)."""
 
     username = models.CharField(
         max_length=40,
@@ -39,6 +46,13 @@ class Player(models.Model):
     cups = models.IntegerField(default=0, editable=False)
     best_cups = models.IntegerField(default=0, editable=False)
     cups_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    board_season = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The season whose leaderboard the player is on: the season of their last "
+        "finalized ranked match (none yet: on no board).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -53,7 +67,13 @@ class Player(models.Model):
                 condition=Q(best_cups__gte=models.F("cups")), name="best_cups_is_best"
             ),
         ]
-        indexes = [models.Index(fields=LEADERBOARD_ORDER, name="leaderboard_order")]
+        indexes = [
+            models.Index(
+                fields=["board_season", *LEADERBOARD_ORDER],
+                condition=ON_A_BOARD,
+                name="leaderboard_order",
+            )
+        ]
 
     def __str__(self):
         return self.username

@@ -7,13 +7,15 @@ finalization applies, whose effects it adds up.
 
 Recomputed per player: ``cups`` (the sum of their ledger deltas), ``best_cups`` (the running
 maximum, starting at 0), ``cups_changed_at`` (the finalization time of their last ranked
-match) and every field of their statistics row; per ranked match and human player, the ledger
-row ``(delta, created_at)``.
+match), ``board_season`` (the season of that match) and every field of their statistics row;
+per ranked match and human player, the ledger row ``(delta, created_at)``; the counts of the
+current season's board (``ranking.board``) from the recomputed players. A fix writes the
+players, then counts the board again from their rows.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,12 +26,13 @@ from django.db.models import QuerySet
 from matches.kort.rules import StatsLine
 from matches.models import Match, MatchStatus
 from players.models import Player
+from ranking.board import board_build, board_differences, current_season_number
 from ranking.effects import match_effect
 from ranking.models import CupChange
 from stats.models import PlayerStats
 from stats.services import stats_values
 
-CUP_FIELDS = ("cups", "best_cups", "cups_changed_at")
+CUP_FIELDS = ("cups", "best_cups", "cups_changed_at", "board_season")
 LEDGER_FIELDS = ("delta", "created_at")
 
 
@@ -40,6 +43,7 @@ class PlayerTotals:
     cups: int = 0
     best_cups: int = 0
     cups_changed_at: datetime | None = None
+    board_season: int | None = None
     stats: StatsLine = field(default_factory=StatsLine)
 
 
@@ -105,6 +109,8 @@ def _match_replay(replay: Replay, match: Match) -> None:
         totals.cups += effect.cups
         totals.best_cups = max(totals.best_cups, totals.cups)
         totals.cups_changed_at = match.finalized_at
+        # Every match so far belongs to the current season (KORT_RULES §10).
+        totals.board_season = current_season_number()
         replay.ledger[(match.pk, player_id)] = {
             "delta": effect.cups,
             "created_at": match.finalized_at,
@@ -113,7 +119,8 @@ def _match_replay(replay: Replay, match: Match) -> None:
 
 def ladder_differences(replay: Replay) -> list[Difference]:
     """Every stored player field, statistics field and ledger row that differs from the
-    replay: players by id first, then ledger rows by (match id, player id)."""
+    replay: players by id first, then ledger rows by (match id, player id), then the board's
+    counts that differ from the replay's (:func:`board_check`)."""
     players = Player.objects.order_by("pk").in_bulk()
     stats = PlayerStats.objects.in_bulk()
     differences = []
@@ -130,7 +137,27 @@ def ladder_differences(replay: Replay) -> list[Difference]:
         stored = ledger.get((match_id, player_id), dict.fromkeys(LEDGER_FIELDS))
         recomputed = replay.ledger.get((match_id, player_id), dict.fromkeys(LEDGER_FIELDS))
         differences += _compared(subject, stored, recomputed)
-    return differences
+    return differences + board_check(players.values(), replay)
+
+
+def board_check(players: Iterable[Player], replay: Replay) -> list[Difference]:
+    """Every count of the current season's board that differs from the board the replay
+    gives (``ranking.board.board_differences``): by cups, then the season's total."""
+    season = current_season_number()
+    counted: Counter[int] = Counter()
+    for player in players:
+        totals = replay.players.get(player.pk, PlayerTotals())
+        if not (player.is_bot or player.is_banned) and totals.board_season == season:
+            counted[totals.cups] += 1
+    return [
+        Difference(
+            f"board of season {season}" + ("" if cups is None else f", {cups} cups"),
+            "players" if cups is not None else "total",
+            stored,
+            recomputed,
+        )
+        for cups, stored, recomputed in board_differences(season, counted)
+    ]
 
 
 def _player_label(player: Player) -> str:
@@ -155,7 +182,8 @@ def _compared(subject: str, stored: dict, recomputed: dict) -> list[Difference]:
 
 def ladder_fix(replay: Replay) -> None:
     """Write the replay over what is stored: every player's cups fields and statistics row,
-    and the ledger (rows added, changed or removed). Call inside a transaction."""
+    and the ledger (rows added, changed or removed); then count the current season's board
+    again from the players. Call inside a transaction."""
     players = list(Player.objects.order_by("pk"))
     for player in players:
         totals = replay.players.get(player.pk, PlayerTotals())
@@ -167,6 +195,7 @@ def ladder_fix(replay: Replay) -> None:
         CupChange.objects.filter(match_id=key[0], player_id=key[1]).delete()
     for (match_id, player_id), row in replay.ledger.items():
         CupChange.objects.update_or_create(match_id=match_id, player_id=player_id, defaults=row)
+    board_build(current_season_number())
 
 
 def ladder_rebuild(

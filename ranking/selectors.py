@@ -1,24 +1,43 @@
-"""Reads of the ladder: the leaderboard and ranks (API.md "Leaderboard").
+"""Reads of the ladder: the leaderboard and ranks (API.md "Leaderboard", KORT_RULES §10).
 
 Order: ``players.models.LEADERBOARD_ORDER`` (cups descending, then who reached their total
-earlier, then id). Ranks are 1, 2, 3, ... with no shared ranks, the same in every endpoint:
-every rank shown is numbered by :func:`ranked`.
+earlier, then id), over the board of a season (``ranking.board.board_players``; the current
+season unless one is named). Ranks are 1, 2, 3, ... with no shared ranks, the same in every
+endpoint: every rank is 1 + the players ahead, counted from the board's counts
+(``ranking.board``) plus the ties ahead in the index, and every row is numbered by
+:func:`ranked`. Pages at any offset start from the counts, so no read scans the board.
+
+When the counts fail a check (``BoardUnreliable``) the reads count the players instead: the
+same answers, at the cost of a scan, with a warning in the log until ``manage.py
+rebuild_ladder --fix`` rebuilds the counts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from django.db.models import Q, QuerySet
-from django.db.models.functions import Lower
+from django.db.models import F, Func, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Lower
 
 from players.models import LEADERBOARD_ORDER, Player
+from ranking.board import (
+    BoardUnreliable,
+    CupsGroup,
+    board_players,
+    board_total,
+    cups_groups,
+    current_season_number,
+    group_at,
+    is_on_board,
+)
 from ranking.models import CupChange
 
 MAX_RADIUS = 50
+logger = logging.getLogger(__name__)
 
 
 class RankedPlayer(NamedTuple):
@@ -28,36 +47,157 @@ class RankedPlayer(NamedTuple):
     player: Player
 
 
-def leaderboard_queryset() -> QuerySet[Player]:
-    """Humans with at least one finalized ranked match and no ban, in leaderboard order."""
-    return Player.objects.filter(
-        is_bot=False, is_banned=False, cups_changed_at__isnull=False
-    ).order_by(*LEADERBOARD_ORDER)
+@dataclass(frozen=True)
+class BoardPage:
+    """A page of a board: its rows in order and how many players the whole board holds."""
+
+    count: int
+    rows: list[RankedPlayer]
 
 
-def ranked(rows: Iterable[Player], ahead: int) -> list[RankedPlayer]:
+def ranked(rows: Sequence[Player], ahead: int) -> list[RankedPlayer]:
     """Rank consecutive leaderboard rows, the first of which has ``ahead`` players before it:
     a rank is 1 + the number of players ahead, so no two players share one."""
     return [RankedPlayer(rank, player) for rank, player in enumerate(rows, start=ahead + 1)]
 
 
-def player_rank(player: Player) -> int | None:
-    """The player's 1-based leaderboard rank, or None when they are not on the leaderboard."""
-    if player.is_bot or player.is_banned or player.cups_changed_at is None:
-        return None
-    ahead = leaderboard_queryset().filter(_ahead_of(player)).count()
-    ((rank, _),) = ranked([player], ahead)
-    return rank
+def _season(season: int | None) -> int:
+    return current_season_number() if season is None else season
 
 
-def leaderboard_around(player: Player, radius: int) -> list[RankedPlayer] | None:
+def _distrusted(season: int, error: BoardUnreliable) -> None:
+    logger.warning(
+        "the leaderboard counts of season %s fail a check (%s): counting players instead; "
+        "run `manage.py rebuild_ladder --fix`",
+        season,
+        error,
+    )
+
+
+def leaderboard_queryset(season: int | None = None) -> QuerySet[Player]:
+    """The players on the board of ``season`` (default: the current season), in leaderboard
+    order. For filtering and short slices; pages and ranks at depth read :func:`board_page`."""
+    return board_players(_season(season))
+
+
+def board_count(season: int | None = None) -> int:
+    """The number of players on the board of ``season`` (default: the current season)."""
+    season = _season(season)
+    try:
+        return board_total(season)
+    except BoardUnreliable as error:
+        _distrusted(season, error)
+        return board_players(season).count()
+
+
+def player_rank(player: Player, season: int | None = None) -> int | None:
+    """The player's 1-based rank on the board of ``season`` (default: the current season), or
+    None when they are not on it."""
+    return ranks_of([player], season)[player.pk]
+
+
+def ranks_of(players: Sequence[Player], season: int | None = None) -> dict[int, int | None]:
+    """``{player id: rank or None}`` for a page of players, in three queries whatever their
+    number: the counts of their totals, the ties ahead of each, and nothing per player."""
+    season = _season(season)
+    ranks: dict[int, int | None] = {player.pk: None for player in players}
+    on_board = [player for player in players if is_on_board(player, season)]
+    if not on_board:
+        return ranks
+    try:
+        groups = cups_groups(season, (player.cups for player in on_board))
+        ties = _ties_ahead(season, on_board)
+        for player in on_board:
+            ranks[player.pk] = 1 + _ahead_in(groups[player.cups], ties[player.pk])
+    except BoardUnreliable as error:
+        _distrusted(season, error)
+        for player in on_board:
+            ranks[player.pk] = 1 + board_players(season).filter(_ahead_of(player)).count()
+    return ranks
+
+
+def _ahead_in(group: CupsGroup, ties: int) -> int:
+    """The players ahead of one with ``ties`` players ahead of them in their ``group``."""
+    if ties >= group.players:
+        raise BoardUnreliable(
+            f"{ties + 1} players found on {group.cups} cups, {group.players} counted"
+        )
+    return group.ahead + ties
+
+
+def _ties_ahead(season: int, players: Sequence[Player]) -> dict[int, int]:
+    """``{player id: players of the board with the same cups ahead of them}``, in one query:
+    per player a count over the range of the index that holds their total and earlier
+    times (KORT_RULES §10 tie-break: the earlier total, then the lower id)."""
+    at = OuterRef("cups_changed_at")
+    ahead = (
+        board_players(season)
+        .filter(cups=OuterRef("cups"), cups_changed_at__lte=at)
+        .filter(Q(cups_changed_at__lt=at) | Q(id__lt=OuterRef("id")))
+        .order_by()
+        .annotate(n=Func(F("id"), function="COUNT"))
+        .values("n")
+    )
+    counted = Player.objects.filter(pk__in=[player.pk for player in players]).annotate(
+        ahead=Coalesce(Subquery(ahead, output_field=IntegerField()), 0)
+    )
+    return dict(counted.values_list("pk", "ahead"))
+
+
+def board_page(offset: int, limit: int, season: int | None = None) -> BoardPage:
+    """The board's rows ``offset`` to ``offset + limit - 1`` (0-based) with their ranks, and
+    the board's size. The counts give the total holding the row at ``offset`` and how far into
+    its ties it is; the rows are read from there through the index, so a page deep in the
+    board costs what the first page costs."""
+    season = _season(season)
+    try:
+        group, count = group_at(season, offset)
+        rows = [] if group is None or limit == 0 else _rows_from(season, group, offset, limit)
+    except BoardUnreliable as error:
+        _distrusted(season, error)
+        count = board_players(season).count()
+        rows = list(board_players(season)[offset : offset + limit]) if offset < count else []
+    return BoardPage(count, ranked(rows, offset))
+
+
+def _rows_from(season: int, group: CupsGroup, offset: int, limit: int) -> list[Player]:
+    """Up to ``limit`` rows from 0-based ``offset``, which falls in ``group``: the rest of the
+    group from the player at that place in its ties, then the lower totals.
+
+    Raises:
+        BoardUnreliable: the group does not hold the number of players counted.
+    """
+    players = board_players(season)
+    tied = players.filter(cups=group.cups)
+    skip = offset - group.ahead
+    if skip:
+        # The place in the ties: a count over the index alone, within one total.
+        first = tied.values_list("cups_changed_at", "id")[skip : skip + 1]
+        if not first:
+            raise BoardUnreliable(f"fewer players on {group.cups} cups than counted")
+        ((at, first_id),) = first
+        tied = tied.filter(cups_changed_at__gte=at).filter(
+            Q(cups_changed_at__gt=at) | Q(id__gte=first_id)
+        )
+    rows = list(tied[:limit])
+    expected = min(limit, group.players - skip)
+    if len(rows) != expected:
+        raise BoardUnreliable(f"{len(rows)} rows read on {group.cups} cups, {expected} counted")
+    if len(rows) < limit:
+        rows += players.filter(cups__lt=group.cups)[: limit - len(rows)]
+    return rows
+
+
+def leaderboard_around(
+    player: Player, radius: int, season: int | None = None
+) -> list[RankedPlayer] | None:
     """The rows from ``radius`` above the player to ``radius`` below (fewer at the edges), or
-    None when the player is not on the leaderboard."""
-    rank = player_rank(player)
+    None when the player is not on the board of ``season`` (default: the current season)."""
+    rank = player_rank(player, season)
     if rank is None:
         return None
     ahead = max(0, rank - 1 - radius)
-    return ranked(leaderboard_queryset()[ahead : rank + radius], ahead)
+    return board_page(ahead, rank + radius - ahead, season).rows
 
 
 def _ahead_of(player: Player) -> Q:

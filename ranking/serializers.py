@@ -7,6 +7,10 @@ from ranking.selectors import player_rank
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    """A player with their rank on the current leaderboard (null when not on it)."""
+
+    # A list passes the ranks of its page in the context ({"ranks": {player id: rank}}, from
+    # selectors.ranks_of), so ranking a page costs the few queries that ranking one costs.
     rank = serializers.SerializerMethodField()
 
     class Meta:
@@ -16,7 +20,8 @@ class PlayerSerializer(serializers.ModelSerializer):
         extra_kwargs = {"display_name": {"required": False, "allow_blank": True}}
 
     def get_rank(self, player) -> int | None:
-        return player_rank(player)
+        ranks = self.context.get("ranks")
+        return player_rank(player) if ranks is None else ranks[player.pk]
 
 
 class LeaderboardRowSerializer(serializers.Serializer):

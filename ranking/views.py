@@ -1,5 +1,7 @@
 """Player and leaderboard endpoints (API.md "Players", "Leaderboard")."""
 
+from typing import cast
+
 from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
@@ -7,8 +9,8 @@ from drf_spectacular.utils import (
 )
 from rest_framework import filters, generics, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
-from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
@@ -20,16 +22,25 @@ from ranking import selectors
 from ranking.serializers import LeaderboardRowSerializer, PlayerSerializer, TokenSerializer
 
 
+class PlayerPagination(CursorPagination):
+    """Pages of players by id through cursors (``next`` / ``previous``): no count, so a page
+    costs the same at any depth of a million players."""
+
+    ordering = "id"
+
+
 class PlayerViewSet(
     mixins.CreateModelMixin,
     mixins.RetrieveModelMixin,
     mixins.ListModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Players: create and mint tokens with a service key; read publicly."""
+    """Players: create and mint tokens with a service key; read publicly. The list pages by
+    cursor, ordered by id, each player with their rank (one batched lookup per page)."""
 
     queryset = Player.objects.order_by("id")
     serializer_class = PlayerSerializer
+    pagination_class = PlayerPagination
     filter_backends = [filters.SearchFilter]
     search_fields = ["username", "display_name"]
     lookup_value_regex = ID_PATTERN
@@ -38,6 +49,11 @@ class PlayerViewSet(
         if self.action in ("create", "token"):
             return [IsServiceKey()]
         return [AllowAny()]
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
+        context = {**self.get_serializer_context(), "ranks": selectors.ranks_of(page)}
+        return self.get_paginated_response(PlayerSerializer(page, many=True, context=context).data)
 
     def perform_create(self, serializer):
         serializer.instance = services.player_create(**serializer.validated_data)
@@ -58,26 +74,38 @@ class PlayerViewSet(
         return Response({"token": token}, status=status.HTTP_201_CREATED)
 
 
-class LeaderboardPagination(LimitOffsetPagination):
-    """``limit`` and ``offset`` as DRF reads them, except that a value that is not a
-    non-negative integer is a 400 instead of being ignored (API.md "Leaderboard"): a larger
-    ``limit`` than ``max_limit`` is clamped to it, and 0 (or none) gives ``default_limit``."""
+class BoardPagination(LimitOffsetPagination):
+    """Limit/offset pages of a board (API.md "Leaderboard"): ``limit`` at most 100 (larger is
+    cut to 100; missing or 0: 100), ``offset`` any rank; either one that is not a
+    non-negative integer is a 400. The page and its ``count`` come from the board's counts."""
 
     default_limit = 100
-    max_limit = 500
+    max_limit = 100
 
-    def get_limit(self, request):
-        self._check_count(request, self.limit_query_param)
-        return super().get_limit(request)
+    def paginate_board(self, request, season: int | None = None) -> list[selectors.RankedPlayer]:
+        """The rows of the page the request asks for, on the board of ``season``."""
+        self.request = request
+        self.limit = self.get_limit(request)
+        self.offset = self.get_offset(request)
+        page = selectors.board_page(self.offset, self.limit, season)
+        self.count = page.count
+        return page.rows
 
-    def get_offset(self, request):
-        self._check_count(request, self.offset_query_param)
-        return super().get_offset(request)
+    def get_limit(self, request) -> int:
+        limit = self._non_negative(request, self.limit_query_param)
+        return min(limit, self.max_limit) if limit else self.default_limit
 
-    def _check_count(self, request, name: str) -> None:
-        value = request.query_params.get(name)
-        if value is not None and not (value.isascii() and value.isdigit()):
-            raise serializers.ValidationError({name: [f"a non-negative integer; got {value!r}"]})
+    def get_offset(self, request) -> int:
+        return self._non_negative(request, self.offset_query_param) or 0
+
+    @staticmethod
+    def _non_negative(request, name: str) -> int | None:
+        given = request.query_params.get(name)
+        if given is None:
+            return None
+        if not (given.isascii() and given.isdigit()):
+            raise ValidationError({name: [f"must be a non-negative integer; got {given!r}"]})
+        return int(given)
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)
@@ -93,18 +121,18 @@ class LeaderboardPagination(LimitOffsetPagination):
 
 
 class LeaderboardView(generics.GenericAPIView):
-    """Humans with a finalized ranked match and no ban, by cups (API.md "Leaderboard")."""
+    """The current season's board: humans with a finalized ranked match in the season and no
+    ban, by cups (API.md "Leaderboard", KORT_RULES §10)."""
 
     serializer_class = LeaderboardRowSerializer
-    pagination_class = LeaderboardPagination
+    pagination_class = BoardPagination
 
     def get_queryset(self):
         return selectors.leaderboard_queryset()
 
     @extend_schema(responses=LeaderboardRowSerializer(many=True))
     def get(self, request):
-        page = self.paginate_queryset(self.get_queryset())
-        rows = selectors.ranked(page, ahead=self.paginator.offset)
+        rows = cast(BoardPagination, self.paginator).paginate_board(request)
         return self.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)
 
 

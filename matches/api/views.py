@@ -7,8 +7,8 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
+from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from domain.ids import ID_PATTERN
@@ -48,9 +48,17 @@ class PlayerMatchFilter(django_filters.FilterSet):
         fields = ["mode", "status", "result"]
 
     def filter_result(self, queryset, name, value):
-        assert isinstance(self.request, Request)  # the filter backend passes the API request
-        player_id = self.request.parser_context["kwargs"]["player_id"]
-        return queryset.filter(selectors.player_result_q(player_id, value))
+        return queryset.filter(selectors.player_result_q(value))
+
+
+class HistoryPagination(CursorPagination):
+    """Pages of a player's history through cursors (``next`` / ``previous``), newest first:
+    each page is read from where the last one ended, so page 2,000 costs what page 1 costs.
+    ``page_size`` picks the number of matches per page (default 50, at most 100)."""
+
+    ordering = ("-history_at", "-id")
+    page_size_query_param = "page_size"
+    max_page_size = 100
 
 
 class PlayerMatchesView(generics.ListAPIView):
@@ -58,6 +66,7 @@ class PlayerMatchesView(generics.ListAPIView):
 
     serializer_class = MatchSerializer
     filterset_class = PlayerMatchFilter
+    pagination_class = HistoryPagination
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # the schema generator has no player

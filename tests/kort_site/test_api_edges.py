@@ -151,10 +151,10 @@ def test_a_wrong_method_is_a_json_405_naming_the_allowed_ones(api):
 def test_a_server_error_is_a_json_500(db, settings, monkeypatch, debug):
     settings.DEBUG = debug
 
-    def broken():
+    def broken(*args, **kwargs):
         raise RuntimeError("the database is on fire")
 
-    monkeypatch.setattr("ranking.selectors.leaderboard_queryset", broken)
+    monkeypatch.setattr("ranking.selectors.board_page", broken)
     client = APIClient(raise_request_exception=False)
 
     response = client.get("/api/v1/leaderboard/")

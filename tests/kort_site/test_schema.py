@@ -88,7 +88,7 @@ def test_the_leaderboard_is_a_page_with_limit_and_offset(schema):
 
     assert [p["name"] for p in board["parameters"]] == ["limit", "offset"]
     assert all(p["schema"] == {"type": "integer", "minimum": 0} for p in board["parameters"])
-    assert "clamped to 500" in board["parameters"][0]["description"]
+    assert "clamped to 100" in board["parameters"][0]["description"]
     assert set(page["properties"]) == {"count", "next", "previous", "results"}
 
 

@@ -1,11 +1,13 @@
 """Players for the pages' tests, written straight to the tables (the leaderboard reads only
-the players' cups and the time of their last change, API.md "Leaderboard")."""
+the players' cups, the time of their last change and the season of their board, API.md
+"Leaderboard"), and the board's counts built from them."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from players.models import Player
+from ranking.board import board_build, current_season_number
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -20,7 +22,10 @@ def board_players(count: int, *, prefix: str = "p") -> list[Player]:
             cups=(n * 7) % 23 - 5,
             best_cups=max(0, (n * 7) % 23 - 5),
             cups_changed_at=START + timedelta(minutes=n % 5),
+            board_season=current_season_number(),
         )
         for n in range(count)
     ]
-    return Player.objects.bulk_create(players)
+    created = Player.objects.bulk_create(players)
+    board_build(current_season_number())
+    return created

@@ -161,9 +161,9 @@ def test_the_page_costs_the_same_queries_however_many_matches(
 ):
     for _ in range(matches):
         match_play(service, ids_of(cast), KORT)
-    # player, stats, rank, history count, page, its seats, rounds and cup changes, the names
-    # of the players shown, the ledger
-    with django_assert_num_queries(10):
+    # player, stats, rank (the board's counts and the ties ahead), history count, page, its
+    # seats, rounds and cup changes, the names of the players shown, the ledger
+    with django_assert_num_queries(11):
         client.get(f"/en/players/{cast[0].id}/")
 
 

@@ -27,7 +27,7 @@ def test_a_limit_over_the_maximum_is_clamped(api, finalized_ranked):
     page = api.get(LEADERBOARD, {"limit": 100000, "offset": 1}).json()
 
     assert (page["count"], len(page["results"])) == (4, 3)
-    assert page["previous"].endswith("?limit=500")
+    assert page["previous"].endswith("?limit=100")
 
 
 def test_around_ignores_a_page(api, cast, finalized_ranked):

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from matches.models import Match
 from players.models import Player
 from players.services import player_create
-from ranking.models import CupChange
+from ranking.models import BoardCount, BoardTotal, CupChange
 from stats.models import PlayerStats
 from tests.worker import broker_unreachable
 
@@ -209,3 +209,47 @@ def test_a_match_completed_within_the_sweep_grace_is_not_stuck(history, service,
         )
 
     assert rebuild() == "No difference: the stored ladder is what the rounds give.\n"
+
+
+# --- the leaderboard's counts (ranking.board) ---------------------------------------------------
+
+
+def test_corrupted_board_counts_are_reported_then_rebuilt(history):
+    # The board: Amir and Cyrus on 4 cups, Bita and Dara on 3 (KORT_RULES §10: all in season 1).
+    BoardCount.objects.filter(cups=4).update(players=1)
+    BoardCount.objects.filter(cups=3).delete()
+    BoardCount.objects.create(season=1, cups=99, players=1)
+
+    assert rebuild_reports() == [
+        "board of season 1, 3 cups: players stored none, recomputed 2",
+        "board of season 1, 4 cups: players stored 1, recomputed 2",
+        "board of season 1, 99 cups: players stored 1, recomputed 0",
+    ]
+
+    assert rebuild("--fix").endswith("Fixed 3 difference(s).\n")
+    assert dict(BoardCount.objects.values_list("cups", "players")) == {4: 2, 3: 2}
+    assert BoardTotal.objects.get(season=1).players == 4
+    assert rebuild().startswith("No difference")
+
+
+def test_a_lost_board_total_is_reported_then_rebuilt(history):
+    BoardTotal.objects.all().delete()
+
+    assert rebuild_reports() == ["board of season 1: total stored none, recomputed 4"]
+
+    rebuild("--fix")
+    assert BoardTotal.objects.get(season=1).players == 4
+    assert rebuild().startswith("No difference")
+
+
+def test_a_wrong_board_season_is_reported_then_fixed(history):
+    amir = history["players"]["amir"]
+    Player.objects.filter(pk=amir.pk).update(board_season=None)
+
+    assert rebuild_reports() == [
+        f"player amir (id {amir.pk}): board_season stored none, recomputed 1"
+    ]
+
+    rebuild("--fix")
+    assert Player.objects.get(pk=amir.pk).board_season == 1
+    assert rebuild().startswith("No difference")

@@ -1,8 +1,9 @@
 """``manage.py rebuild_ladder [--fix]``: recompute the ladder from the stored rounds.
 
-Recomputes every player's cups, best cups, last cup change and statistics, and the cups ledger,
-from the finalized matches (logic in ``ranking.rebuild``), and prints each difference from what
-is stored. It also lists the stuck matches: completed longer than ``KORT_SWEEP_GRACE_SECONDS``
+Recomputes every player's cups, best cups, last cup change, board season and statistics, and
+the cups ledger, from the finalized matches (logic in ``ranking.rebuild``), checks the counts of
+the current season's leaderboard against the players, and prints each difference from what is
+stored. It also lists the stuck matches: completed longer than ``KORT_SWEEP_GRACE_SECONDS``
 ago and still not finalized, so their cups are missing from the ladder (the sweeper queues their
 finalization again; ``manage.py sweep`` does it now). Exit status: 0 when nothing differs (or
 ``--fix`` wrote the recomputed values) and no match is stuck, 1 otherwise.
@@ -19,10 +20,11 @@ from ranking.rebuild import ladder_rebuild
 
 class Command(BaseCommand):
     help = (
-        "Recompute cups, best cups, last cup change, statistics and the cups ledger from the "
-        "rounds of finalized matches and report every difference, and list the matches stuck "
-        "before finalization. Exit status 1 when differences were found and not fixed, or a "
-        "match is stuck; --fix writes the recomputed values."
+        "Recompute cups, best cups, last cup change, board season, statistics and the cups "
+        "ledger from the rounds of finalized matches, check the leaderboard's counts against "
+        "the players, and report every difference, and list the matches stuck before "
+        "finalization. Exit status 1 when differences were found and not fixed, or a match is "
+        "stuck; --fix writes the recomputed values and counts the board again."
     )
 
     def add_arguments(self, parser):
