@@ -14,12 +14,15 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
 | KORT_BAVAN_VOTE_SECONDS | 30 | length of a live Bavan vote (KORT_RULES §4) |
 | KORT_RANKED_REQUIRE_PLAY | false | ranked matches require every round's full record (`play`) unless created with `require_play` |
+| KORT_SEASON_CHECK_SECONDS | 60 | how often Celery beat looks for a season whose end has come (KORT_RULES §10) |
+| KORT_SEASON_RESET_FLOOR | 0 | T of the soft reset that opens a season: cups up to T stay, half of the rest is kept (KORT_RULES §10) |
 """  # noqa: E501
 
 import warnings
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 from matches.kort.rules import VOTE_LENGTH_MS
 
@@ -54,6 +57,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "kort_site",
     "players",
+    "seasons",
     "matches",
     "belote",
     "stats",
@@ -175,6 +179,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=VOTE_LENGTH_MS // 1000)
 KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
+KORT_SEASON_CHECK_SECONDS = env.int("KORT_SEASON_CHECK_SECONDS", default=60)
+KORT_SEASON_RESET_FLOOR = env.int("KORT_SEASON_RESET_FLOOR", default=0)
+if KORT_SEASON_RESET_FLOOR < 0:
+    raise ImproperlyConfigured("KORT_SEASON_RESET_FLOOR must be 0 or more (KORT_RULES §10)")
+# Celery beat (`celery -A kort_site beat`) looks for a season whose end has come.
+CELERY_BEAT_SCHEDULE = {
+    "end-due-seasons": {"task": "ranking.end_due_seasons", "schedule": KORT_SEASON_CHECK_SECONDS},
+}
 
 if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from celery import signature
 from django.db import transaction
-from django.utils import timezone
 
 from matches.kort.rules import (
     BavanDecision,
@@ -18,6 +17,7 @@ from matches.kort.rules import (
     round_outcome,
 )
 from matches.models import Match, MatchStatus, Round, RoundStatus
+from seasons.selectors import season_of_completion
 
 finalize_match = signature("ranking.finalize_match")
 """The ladder's finalization task (``ranking.tasks.finalize_match``), queued by its name: the
@@ -30,7 +30,7 @@ def round_finish(match: Match, round_: Round, decision: BavanDecision | None) ->
 
     ``decision`` is the Bavan decision taken at 7:0 (None for a plain win). The match gains the
     round's wins, gets its next trump caller (§5) and, when a team reaches the target, is
-    completed, with finalization queued on commit (§1, §7).
+    completed in the season of that moment (§10), with finalization queued on commit (§1, §7).
 
     Raises:
         InvalidRoundError: tricks and decision form no outcome of §2 (nothing is saved).
@@ -58,6 +58,6 @@ def _match_advance(match: Match, trump_seat: int, result: RoundResult) -> None:
     if winner is not None:
         match.winner = winner
         match.status = MatchStatus.COMPLETED
-        match.completed_at = timezone.now()
+        match.season, match.completed_at = season_of_completion()
         transaction.on_commit(lambda: finalize_match.delay(match.pk))
     match.save()

@@ -1,29 +1,51 @@
-"""Writes of the ladder: match finalization (KORT_RULES §7, §8).
+"""Writes of the ladder: match finalization (KORT_RULES §7, §8, §10) and voiding (§11).
 
 Finalization applies a match's cups exactly once: it claims the match with a conditional
 ``UPDATE ... WHERE status = 'completed'`` and proceeds only if that changed one row, and the
-ledger's unique (match, player) row backs the same guarantee in the database.
+ledger's unique (match, player) row backs the same guarantee in the database. Voiding takes
+them back exactly once the same way, from ``finalized`` to ``void``.
+
+Lock order: the match row, then (voiding) the current season's row, shared, then the players'
+rows in id order.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import F
-from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from domain.errors import Conflict, NotFound, RuleError
 from matches.models import Match, MatchStatus
-from players.models import Player
 from ranking.effects import match_effect
-from ranking.models import CupChange
-from stats.services import stats_add
+from ranking.ledger import cups_move, players_locked
+from ranking.models import CupChange, CupKind
+from seasons.models import Season, SeasonStatus
+from seasons.selectors import current_season_shared
+from stats.services import season_stats_open, stats_add
+
+
+class SeasonNotOpen(Exception):
+    """The match belongs to a season that has not opened yet: the end of the season before it
+    has not run (KORT_RULES §10). Finalize it once that season end is done."""
+
+    def __init__(self, season: int) -> None:
+        super().__init__(f"season {season} has not opened yet")
+        self.season = season
 
 
 def match_finalize(match_id: int) -> bool:
-    """Apply a completed match's cups (ranked only, humans only) and statistics (humans only),
-    then mark it finalized. Returns True if this call finalized it, False if it was not
-    completed or already finalized (a second or concurrent run changes nothing).
+    """Apply a completed match's cups (ranked only, humans only) and statistics (humans only;
+    all time and its season's), then mark it finalized. Returns True if this call finalized
+    it, False if it was not completed or already finalized (a second or concurrent run
+    changes nothing).
+
+    Raises:
+        SeasonNotOpen: the match was completed after its season's end and the next season
+            has not opened yet; nothing is written.
     """
+    season = Match.objects.filter(pk=match_id).values_list("season", flat=True).first()
+    if season is not None and not Season.objects.filter(number=season).exists():
+        raise SeasonNotOpen(season)
     with transaction.atomic():
         claimed = Match.objects.filter(pk=match_id, status=MatchStatus.COMPLETED).update(
             status=MatchStatus.FINALIZED
@@ -34,30 +56,65 @@ def match_finalize(match_id: int) -> bool:
         effects = match_effect(match)
         # The time is taken once the players' rows are locked, so matches sharing a player are
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
-        _lock_players(list(effects))
+        players = players_locked(effects)
         now = timezone.now()
+        season_stats_open(match.season, {player.pk: player.cups for player in players})
         if match.is_ranked:
-            _cups_apply(match, {pid: effect.cups for pid, effect in effects.items()}, now)
+            deltas = {pid: effect.cups for pid, effect in effects.items()}
+            cups_move(players, deltas, kind=CupKind.MATCH, season=match.season, at=now, match=match)
         for player_id, effect in effects.items():
-            stats_add([player_id], effect.stats)
+            stats_add([player_id], effect.stats, season=match.season, ranked=match.is_ranked)
         Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
 
 
-def _lock_players(player_ids: list[int]) -> None:
-    """Lock the players' rows in id order, so concurrent finalizations cannot deadlock."""
-    list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
+def match_void(match_id: int, reason: str) -> Match:
+    """Void a finalized match (KORT_RULES §11), exactly once: each human player gets a ledger
+    row of kind ``void`` whose delta is minus what the match gave them, stamped now, in the
+    current season (also for a match of a season already finalized, whose frozen standings
+    stay as they are); the match leaves their statistics, all time and its season's (its
+    ranked matches too, so it no longer puts them on that season's leaderboard); it is marked
+    ``void`` with ``reason``. Best cups stay: they are the highest total ever reached (§10).
 
-
-def _cups_apply(match: Match, deltas: dict[int, int], at) -> None:
-    """Write the ledger rows and move each player's cups with ``F()`` updates (rows locked)."""
-    CupChange.objects.bulk_create(
-        CupChange(match=match, player_id=player_id, delta=delta, created_at=at)
-        for player_id, delta in deltas.items()
-    )
-    for player_id, delta in sorted(deltas.items()):
-        Player.objects.filter(pk=player_id).update(
-            cups=F("cups") + delta,
-            best_cups=Greatest(F("best_cups"), F("cups") + delta),
-            cups_changed_at=at,
+    Raises:
+        RuleError: a blank ``reason`` (field ``reason``).
+        NotFound: there is no such match.
+        Conflict: the match is not finalized, or already void; or the current season's end is
+            running (void it once the next season has opened). Nothing is written.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise RuleError("reason", "a void needs a reason (KORT_RULES §11)")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise NotFound(f"match {match_id} does not exist")
+        if match.status == MatchStatus.VOID:
+            raise Conflict("match", f"match {match_id} is already void")
+        if match.status != MatchStatus.FINALIZED:
+            raise Conflict(
+                "match", f"match {match_id} is {match.status}; only a finalized match is voided"
+            )
+        season = current_season_shared()
+        if season.status != SeasonStatus.CURRENT:
+            raise Conflict(
+                "season",
+                f"the end of season {season.number} is running; void the match once season "
+                f"{season.number + 1} has opened",
+            )
+        match = Match.objects.prefetch_related("rounds", "seats__player").get(pk=match_id)
+        effects = match_effect(match)
+        given = CupChange.objects.filter(match=match, kind=CupKind.MATCH)
+        deltas = {player_id: -delta for player_id, delta in given.values_list("player", "delta")}
+        players = players_locked(effects)
+        now = timezone.now()
+        if deltas:
+            moved = [player for player in players if player.pk in deltas]
+            cups_move(moved, deltas, kind=CupKind.VOID, season=season.number, at=now, match=match)
+        for player_id, effect in effects.items():
+            stats_add([player_id], -effect.stats, season=match.season, ranked=match.is_ranked)
+        Match.objects.filter(pk=match_id).update(
+            status=MatchStatus.VOID, void_reason=reason, voided_at=now, void_season=season.number
         )
+    match.refresh_from_db()
+    return match

@@ -1,4 +1,5 @@
-"""Player and leaderboard endpoints (API.md "Players", "Leaderboard")."""
+"""Player, leaderboard and season-board endpoints (API.md "Players", "Leaderboard",
+"Seasons")."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import filters, generics, mixins, serializers, status, viewsets
@@ -13,7 +14,16 @@ from players import services
 from players.auth import IsServiceKey
 from players.models import Player
 from ranking import selectors
-from ranking.serializers import LeaderboardRowSerializer, PlayerSerializer, TokenSerializer
+from ranking.models import CupChange, SeasonStanding
+from ranking.serializers import (
+    CupChangeSerializer,
+    LeaderboardRowSerializer,
+    PlayerSeasonSerializer,
+    PlayerSerializer,
+    SeasonBoardRowSerializer,
+    TokenSerializer,
+)
+from seasons.selectors import season_get
 
 
 class PlayerViewSet(
@@ -47,8 +57,43 @@ class PlayerViewSet(
 
 
 class LeaderboardPagination(LimitOffsetPagination):
+    """Pages of a board: ``offset`` and ``limit`` must be non-negative integers, else 400
+    (API.md "Seasons")."""
+
     default_limit = 100
     max_limit = 500
+
+    def get_limit(self, request):
+        limit = self._given(request, self.limit_query_param)
+        return self.default_limit if limit is None else min(limit, self.max_limit)
+
+    def get_offset(self, request):
+        return self._given(request, self.offset_query_param) or 0
+
+    def _given(self, request, name: str) -> int | None:
+        raw = request.query_params.get(name)
+        if raw is None:
+            return None
+        if not raw.isascii() or not raw.isdigit():
+            raise serializers.ValidationError(
+                {name: [f"must be a non-negative integer; got {raw!r}"]}
+            )
+        return int(raw)
+
+    def paginate_rows(self, request, page):
+        """A page of rows fetched by ``page(offset, limit) -> (rows, count)``, for a board
+        whose length is known without counting it."""
+        self.request = request
+        self.limit = self.get_limit(request)
+        self.offset = self.get_offset(request)
+        rows, self.count = page(self.offset, self.limit)
+        return rows
+
+    def get_next_link(self):
+        return None if self.limit == 0 else super().get_next_link()
+
+    def get_previous_link(self):
+        return None if self.limit == 0 else super().get_previous_link()
 
 
 class LeaderboardView(generics.GenericAPIView):
@@ -85,3 +130,47 @@ class LeaderboardAroundView(generics.GenericAPIView):
         if rows is None:
             raise NotFound(f"player {player_id} is not on the leaderboard")
         return Response({"results": LeaderboardRowSerializer(rows, many=True).data})
+
+
+class SeasonLeaderboardView(generics.GenericAPIView):
+    """A season's board: the frozen final standings of a finalized season, the live board of
+    the current one (API.md "Seasons")."""
+
+    serializer_class = SeasonBoardRowSerializer
+    pagination_class = LeaderboardPagination
+
+    def get(self, request, number):
+        season = season_get(number)
+        rows = self.paginator.paginate_rows(
+            request, lambda offset, limit: selectors.season_board(season, offset, limit)
+        )
+        return self.get_paginated_response(SeasonBoardRowSerializer(rows, many=True).data)
+
+
+def _player(player_id: int) -> Player:
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise NotFound(f"player {player_id} does not exist")
+    return player
+
+
+class PlayerSeasonsView(generics.ListAPIView):
+    """The seasons in which a player played a ranked match, newest first."""
+
+    serializer_class = PlayerSeasonSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the schema generator has no player
+            return SeasonStanding.objects.none()
+        return selectors.player_seasons(_player(self.kwargs["player_id"]))
+
+
+class PlayerCupsView(generics.ListAPIView):
+    """A player's cups ledger, newest first: the cups-over-time chart."""
+
+    serializer_class = CupChangeSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the schema generator has no player
+            return CupChange.objects.none()
+        return selectors.player_ledger(_player(self.kwargs["player_id"]))

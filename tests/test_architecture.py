@@ -15,12 +15,13 @@ ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {
     "domain": set(),
     "players": {"domain"},
-    "matches": {"domain", "players"},
+    "seasons": {"domain"},
+    "matches": {"domain", "players", "seasons"},
     "belote": {"domain", "players"},
-    "stats": {"domain", "matches", "players"},
-    "ranking": {"domain", "matches", "players", "stats"},
-    "pages": {"domain", "matches", "players", "stats", "ranking", "belote"},
-    "kort_site": {"domain", "matches", "players", "stats", "ranking", "belote", "pages"},
+    "stats": {"domain", "matches", "players", "seasons"},
+    "ranking": {"domain", "matches", "players", "stats", "seasons"},
+    "pages": {"domain", "matches", "players", "stats", "ranking", "belote", "seasons"},
+    "kort_site": {"domain", "matches", "players", "stats", "ranking", "belote", "pages", "seasons"},
 }
 """Each top-level package of the project and the packages it may import (docs/architecture.md)."""
 
