@@ -25,7 +25,8 @@ class SeasonForm(forms.ModelForm):
             if "ends_at" in self.changed_data and cleaned.get("ends_at"):
                 season_end_check(self.instance, cleaned["ends_at"], timezone.now())
         except DomainError as error:
-            raise forms.ValidationError({error.field or "ends_at": error.message}) from error
+            field = error.field if error.field in self.fields else None
+            self.add_error(field, error.message)
         return cleaned
 
 
@@ -38,9 +39,13 @@ class SeasonAdmin(admin.ModelAdmin):
     fields = ["number", "name", "starts_at", "ends_at", "status", "finalized_at"]
 
     def get_readonly_fields(self, request, obj=None):
-        if obj is not None and obj.status == SeasonStatus.CURRENT:
-            return [name for name in self.fields if name not in EDITABLE]
-        return list(self.fields)
+        return [name for name in self.fields if name not in EDITABLE]
+
+    def has_change_permission(self, request, obj=None):
+        """Only the current season changes; the others are shown read-only."""
+        if obj is not None and obj.status != SeasonStatus.CURRENT:
+            return False
+        return super().has_change_permission(request, obj)
 
     def has_add_permission(self, request):
         return False
