@@ -5,6 +5,7 @@ import os
 import secrets
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from contextlib import contextmanager
@@ -23,8 +24,10 @@ def _test_database_url() -> str:
 
 
 @contextmanager
-def celery_worker(**extra_env: str):
-    """Run ``celery -A kort_site worker`` against the test database until the block ends.
+def celery_worker(*, beat: bool = False, **extra_env: str):
+    """Run ``celery -A kort_site worker`` against the test database until the block ends; with
+    ``beat``, Celery beat runs in the same process (``-B``, its schedule file in a temporary
+    directory).
 
     Raises:
         RuntimeError: the worker did not answer a ping within 30 s (its output is included).
@@ -56,6 +59,9 @@ def celery_worker(**extra_env: str):
         "--without-mingle",
         "--without-gossip",
     ]
+    schedule = tempfile.TemporaryDirectory()
+    if beat:
+        command += ["-B", "-s", os.path.join(schedule.name, "celerybeat-schedule")]
     worker = subprocess.Popen(
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -71,6 +77,7 @@ def celery_worker(**extra_env: str):
             worker.wait(timeout=20)
         except subprocess.TimeoutExpired:
             worker.kill()
+        schedule.cleanup()
 
 
 def _wait_until_ready(worker: subprocess.Popen, name_prefix: str) -> None:
