@@ -26,7 +26,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.db.models import QuerySet
@@ -183,7 +183,11 @@ def stored_history() -> History:
     return History(
         humans=dict(Player.objects.filter(is_bot=False).values_list("pk", "is_banned")),
         reset_floors=dict(ends.values_list("season_id", "reset_floor")),
-        finalized_at=dict(ends.values_list("season_id", "season__finalized_at")),
+        finalized_at={
+            number: at
+            for number, at in ends.values_list("season_id", "season__finalized_at")
+            if at is not None
+        },
         reset_times={
             (season, player_id): at
             for season, player_id, at in resets.values_list("season", "player_id", "created_at")
@@ -198,12 +202,13 @@ def ladder_replay(matches: Iterable[Match], history: History) -> Replay:
     events: list[tuple[tuple, Callable[[Replay], None]]] = []
     for match in matches:
         effects = match_effect(match)
-        events.append(
-            ((match.season, 1, match.finalized_at, 0, match.pk), _finalized(match, effects))
-        )
+        season = _season_of(match.season)
+        key = (season, 1, match.finalized_at, 0, match.pk)
+        events.append((key, _finalized(match, season, effects)))
         if match.status == MatchStatus.VOID:
-            key = (match.void_season, 1, match.voided_at, 1, match.pk)
-            events.append((key, _voided(match, effects)))
+            void_season = _season_of(match.void_season)
+            key = (void_season, 1, match.voided_at, 1, match.pk)
+            events.append((key, _voided(match, season, void_season, effects)))
     for season, floor in history.reset_floors.items():
         events.append(((season + 1, 0), _reset(season, floor, history)))
     replay = Replay()
@@ -212,32 +217,39 @@ def ladder_replay(matches: Iterable[Match], history: History) -> Replay:
     return replay
 
 
-def _finalized(match: Match, effects) -> Callable[[Replay], None]:
+def _season_of(number: int | None) -> int:
+    """The season of a match over (or of its void), which its status guarantees."""
+    if number is None:
+        raise ValueError("a match over has its season (constraint season_iff_match_over)")
+    return number
+
+
+def _finalized(match: Match, season: int, effects) -> Callable[[Replay], None]:
     def apply(replay: Replay) -> None:
         for player_id, effect in effects.items():
-            _stats_add(replay, player_id, match, effect.stats)
+            _stats_add(replay, player_id, match, season, effect.stats)
             if effect.cups is not None:
                 key = (CupKind.MATCH, match.pk, player_id)
-                replay.cups_change(key, player_id, effect.cups, match.season, match.finalized_at)
+                replay.cups_change(key, player_id, effect.cups, season, match.finalized_at)
 
     return apply
 
 
-def _voided(match: Match, effects) -> Callable[[Replay], None]:
+def _voided(match: Match, season: int, void_season: int, effects) -> Callable[[Replay], None]:
     def apply(replay: Replay) -> None:
         for player_id, effect in effects.items():
-            _stats_add(replay, player_id, match, -effect.stats)
+            _stats_add(replay, player_id, match, season, -effect.stats)
             if effect.cups is not None:
                 key = (CupKind.VOID, match.pk, player_id)
-                replay.cups_change(key, player_id, -effect.cups, match.void_season, match.voided_at)
+                replay.cups_change(key, player_id, -effect.cups, void_season, match.voided_at)
 
     return apply
 
 
-def _stats_add(replay: Replay, player_id: int, match: Match, line: StatsLine) -> None:
+def _stats_add(replay: Replay, player_id: int, match: Match, season: int, line: StatsLine) -> None:
     totals = replay.players[player_id]
     totals.stats = totals.stats + line
-    row = replay.season_row(player_id, match.season)
+    row = replay.season_row(player_id, season)
     row.stats = row.stats + line
     if match.is_ranked:
         row.ranked_played += line.matches_played
@@ -297,7 +309,7 @@ def ladder_differences(replay: Replay, history: History) -> list[Difference]:
             differences += _compared(
                 f"{label}, season {number}",
                 stored_row,
-                replayed_row and replayed_row.values(),
+                None if replayed_row is None else replayed_row.values(),
                 SEASON_NAMED_BY,
             )
     ledger = _stored_ledger()
@@ -360,7 +372,7 @@ def _stored_ledger() -> dict[LedgerKey, dict]:
 
 
 def _ledger_key(kind: str, match_id: int | None, season: int, player_id: int) -> LedgerKey:
-    if kind == CupKind.SEASON_RESET:
+    if match_id is None:  # a reset (constraint a_match_unless_a_reset)
         return (CupKind.SEASON_RESET, season, player_id)
     return (CupKind(kind), match_id, player_id)
 
@@ -420,18 +432,18 @@ def ladder_fix(replay: Replay) -> None:
     Player.objects.bulk_update(players, CUP_FIELDS)
     for player_id, season in _stored_seasons().keys() - replay.seasons.keys():
         SeasonStats.objects.filter(player_id=player_id, season=season).delete()
-    for (player_id, season), row in replay.seasons.items():
+    for (player_id, season), season_totals in replay.seasons.items():
         SeasonStats.objects.update_or_create(
-            player_id=player_id, season=season, defaults=row.values()
+            player_id=player_id, season=season, defaults=season_totals.values()
         )
     for key in _stored_ledger().keys() - replay.ledger.keys():
         _ledger_rows(key).delete()
-    for key, row in replay.ledger.items():
+    for key, values in replay.ledger.items():
         kind, subject, player_id = key
-        match = None if kind == CupKind.SEASON_RESET else subject
-        _ledger_rows(key).update_or_create(
-            kind=kind, match_id=match, player_id=player_id, defaults=row
-        )
+        named: dict[str, Any] = {"kind": kind, "player_id": player_id}
+        if kind != CupKind.SEASON_RESET:
+            named["match_id"] = subject
+        _ledger_rows(key).update_or_create(defaults=values, **named)
 
 
 def _ledger_rows(key: LedgerKey) -> QuerySet[CupChange]:
@@ -461,9 +473,10 @@ def ladder_rebuild(
         if fix:
             list(Player.objects.select_for_update().order_by("pk").values_list("pk"))
             list(PlayerStats.objects.select_for_update().order_by("pk").values_list("pk"))
-        matches = finalized_matches()
+        stored = finalized_matches()
+        matches: Iterable[Match] = stored
         if track is not None:
-            matches = track(matches.iterator(chunk_size=500), matches.count())
+            matches = track(stored.iterator(chunk_size=500), stored.count())
         history = stored_history()
         replay = ladder_replay(matches, history)
         differences = ladder_differences(replay, history)

@@ -112,7 +112,7 @@ def season_end_run(number: int) -> bool:
         if step is None:
             return Season.objects.get(number=number).status == SeasonStatus.FINALIZED
         try:
-            steps[step](number, runner)
+            steps[SeasonEndStep(step)](number, runner)
         except LeaseLost:
             logger.info("season %s: another run took the end over", number)
             return False

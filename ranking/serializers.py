@@ -39,6 +39,15 @@ class SeasonBoardRowSerializer(LeaderboardRowSerializer):
     matches_played = serializers.IntegerField()
 
 
+class SeasonBoardPageSerializer(serializers.Serializer):
+    """A page of a season's board (API.md "Leaderboard": pages)."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = SeasonBoardRowSerializer(many=True)
+
+
 class PlayerSeasonSerializer(serializers.Serializer):
     # Serializes a ``selectors.PlayerSeason``.
     season = serializers.IntegerField()

@@ -58,14 +58,22 @@ def match_finalize(match_id: int) -> bool:
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
         players = players_locked(effects)
         now = timezone.now()
-        season_stats_open(match.season, {player.pk: player.cups for player in players})
-        if match.is_ranked:
-            deltas = {pid: effect.cups for pid, effect in effects.items()}
-            cups_move(players, deltas, kind=CupKind.MATCH, season=match.season, at=now, match=match)
+        season = _season_of(match)
+        season_stats_open(season, {player.pk: player.cups for player in players})
+        deltas = {pid: effect.cups for pid, effect in effects.items() if effect.cups is not None}
+        if deltas:
+            cups_move(players, deltas, kind=CupKind.MATCH, season=season, at=now, match=match)
         for player_id, effect in effects.items():
-            stats_add([player_id], effect.stats, season=match.season, ranked=match.is_ranked)
+            stats_add([player_id], effect.stats, season=season, ranked=match.is_ranked)
         Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
+
+
+def _season_of(match: Match) -> int:
+    """The season of a match over, which its status guarantees."""
+    if match.season is None:
+        raise ValueError(f"match {match.pk} is over without a season (season_iff_match_over)")
+    return match.season
 
 
 def match_void(match_id: int, reason: str) -> Match:
@@ -112,7 +120,7 @@ def match_void(match_id: int, reason: str) -> Match:
             moved = [player for player in players if player.pk in deltas]
             cups_move(moved, deltas, kind=CupKind.VOID, season=season.number, at=now, match=match)
         for player_id, effect in effects.items():
-            stats_add([player_id], -effect.stats, season=match.season, ranked=match.is_ranked)
+            stats_add([player_id], -effect.stats, season=_season_of(match), ranked=match.is_ranked)
         Match.objects.filter(pk=match_id).update(
             status=MatchStatus.VOID, void_reason=reason, voided_at=now, void_season=season.number
         )

@@ -20,6 +20,7 @@ from ranking.serializers import (
     LeaderboardRowSerializer,
     PlayerSeasonSerializer,
     PlayerSerializer,
+    SeasonBoardPageSerializer,
     SeasonBoardRowSerializer,
     TokenSerializer,
 )
@@ -137,14 +138,21 @@ class SeasonLeaderboardView(generics.GenericAPIView):
     the current one (API.md "Seasons")."""
 
     serializer_class = SeasonBoardRowSerializer
-    pagination_class = LeaderboardPagination
 
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("limit", int, description="rows, at most 500, default 100"),
+            OpenApiParameter("offset", int, description="rows before the page, default 0"),
+        ],
+        responses=SeasonBoardPageSerializer,
+    )
     def get(self, request, number):
         season = season_get(number)
-        rows = self.paginator.paginate_rows(
+        paginator = LeaderboardPagination()
+        rows = paginator.paginate_rows(
             request, lambda offset, limit: selectors.season_board(season, offset, limit)
         )
-        return self.get_paginated_response(SeasonBoardRowSerializer(rows, many=True).data)
+        return paginator.get_paginated_response(SeasonBoardRowSerializer(rows, many=True).data)
 
 
 def _player(player_id: int) -> Player:

@@ -20,10 +20,11 @@ class SeasonForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        ends_at = self.cleaned_data.get("ends_at")
         try:
             season_current_check(self.instance)
-            if "ends_at" in self.changed_data and cleaned.get("ends_at"):
-                season_end_check(self.instance, cleaned["ends_at"], timezone.now())
+            if "ends_at" in self.changed_data and ends_at is not None:
+                season_end_check(self.instance, ends_at, timezone.now())
         except DomainError as error:
             field = error.field if error.field in self.fields else None
             self.add_error(field, error.message)

@@ -46,7 +46,7 @@ class StatsCounts(models.Model):
         abstract = True
 
 
-def _counts_constraints(prefix: str) -> list[models.CheckConstraint]:
+def _counts_constraints(prefix: str) -> list[models.BaseConstraint]:
     return [
         models.CheckConstraint(
             condition=models.Q(matches_won__lte=models.F("matches_played")),

@@ -64,7 +64,7 @@ class Command(BaseCommand):
     def _end(self, number: int | None) -> None:
         season = current_season() if number is None else season_get(number)
         ended = season_end(season.number)
-        end = SeasonEnd.objects.select_related("season").get(season=season.number)
+        end = SeasonEnd.objects.get(season=season.number)
         opened = current_season()
         if ended:
             how = "ended now"
@@ -73,7 +73,6 @@ class Command(BaseCommand):
         else:
             how = "was already ending; that end is done now"
         self.stdout.write(
-            f"Season {season.number} {how}: finalized at {end.season.finalized_at.isoformat()} "
-            f"with {end.standings} standing(s). {opened.name} (#{opened.number}) is open "
-            f"until {opened.ends_at.isoformat()}."
+            f"Season {season.number} {how}: finalized with {end.standings} standing(s). "
+            f"{opened.name} (#{opened.number}) is open until {opened.ends_at.isoformat()}."
         )
