@@ -1,7 +1,8 @@
 """Admin of players (API.md "Players"), and the read-only pages other apps' admins use.
 
-Cups and best cups are written only by match finalization (or ``rebuild_ladder``), so the admin
-shows them read-only. Service keys use the admin of djangorestframework-api-key.
+Cups and best cups are written only by the ladder (finalization, season ends, voids, or
+``rebuild_ladder``), so the admin shows them read-only. Service keys use the admin of
+djangorestframework-api-key.
 """
 
 from django.contrib import admin, messages

@@ -14,8 +14,9 @@ the leaderboard's rows and every rank derive from it."""
 
 class Player(models.Model):
     """A seat-holder of the ladder. Humans may log in (a linked user, a player token); bots
-    cannot. ``cups`` is the sum of the player's ledger rows; ``cups_changed_at`` is the
-    finalization time of their last ranked match (the leaderboard's tie-break)."""
+    cannot. ``cups`` is the sum of the player's ledger rows; ``cups_changed_at`` is the time of
+    their last cup change: a ranked match's finalization, a season's soft reset or a void (the
+    leaderboard's tie-break, KORT_RULES §10)."""
 
     username = models.CharField(
         max_length=40,

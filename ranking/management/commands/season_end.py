@@ -11,6 +11,7 @@
 A refusal exits non-zero, says why and changes nothing.
 """
 
+from argparse import ArgumentTypeError
 from datetime import UTC, datetime
 
 from django.core.management.base import BaseCommand, CommandError
@@ -28,7 +29,7 @@ def moment(text: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError as error:
-        raise CommandError(f"--at: not an ISO 8601 time: {text!r}") from error
+        raise ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from error
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
