@@ -21,7 +21,8 @@ def stats_values(line: StatsLine) -> dict[str, int]:
 def stats_add(player_ids: Iterable[int], line: StatsLine, *, season: int, ranked: bool) -> None:
     """Add ``line`` to each player's all-time statistics and to those of ``season``, with
     ``F()`` updates (safe under concurrent finalizations); ``-line`` takes a voided match back
-    out (§11). A ranked match's line also counts in the season's ranked matches.
+    out (§11). A ranked match's line also counts in the season's ranked matches: the first
+    puts the player on that season's leaderboard, and a void of the last takes them off (§10).
 
     Creates missing all-time rows; the season's rows must be open (:func:`season_stats_open`).
     """
