@@ -19,6 +19,7 @@ from ranking.models import CupChange, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season
 from stats.models import SeasonStats
+from stats.selectors import season_figures
 
 MAX_RADIUS = 50
 
@@ -140,7 +141,7 @@ def season_board(season: Season, offset: int, limit: int) -> tuple[list[SeasonRo
         return rows, SeasonEnd.objects.get(season=season).standings
     board = leaderboard_queryset()
     page = ranked(board[offset : offset + limit], offset)
-    figures = _season_stats(season.number, [row.player.pk for row in page])
+    figures = season_figures(season.number, [row.player.pk for row in page])
     rows = [
         SeasonRow(
             rank,
@@ -152,11 +153,6 @@ def season_board(season: Season, offset: int, limit: int) -> tuple[list[SeasonRo
         for rank, player in page
     ]
     return rows, board.count()
-
-
-def _season_stats(season: int, player_ids: list[int]) -> dict[int, SeasonStats]:
-    rows = SeasonStats.objects.filter(season=season, player_id__in=player_ids)
-    return {row.player_id: row for row in rows}
 
 
 class PlayerSeason(NamedTuple):
