@@ -143,8 +143,8 @@ def end_due_seasons(*, wait: bool = False) -> list[int]:
     """End every season whose end has come (KORT_RULES §10), oldest first, and resume a
     stopped end: what Celery beat runs every ``KORT_SEASON_CHECK_SECONDS``. A season opened
     already past its end (the service was down a whole month) is ended in turn. Returns the
-    numbers of the seasons finalized by this call. Without ``wait``, it stops at a season end
-    that another run is driving; with it, it waits for that one.
+    numbers of the seasons it saw finalized, by itself or by a run it waited for. Without
+    ``wait``, it stops at a season end that another run is driving; with it, it waits for it.
     """
     finalized: list[int] = []
     while due := seasons_due():
