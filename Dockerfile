@@ -1,4 +1,4 @@
-# One image for the web service and the Celery worker; they differ only in their command.
+# One image for the web service, the Celery worker and beat; they differ only in their command.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

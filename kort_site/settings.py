@@ -26,6 +26,8 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_THROTTLE_SERVICE | 20000/min | requests per service key |
 | KORT_NUM_PROXIES | 0 | trusted proxies in front of the service, whose `X-Forwarded-For` gives the client address |
 | KORT_CACHE_URL | CELERY_BROKER_URL if Redis, else process memory | the cache that counts requests, e.g. redis://127.0.0.1:6379/1 |
+| KORT_SEASON_CHECK_SECONDS | 60 | how often Celery beat looks for a season whose end has come (KORT_RULES §10) |
+| KORT_SEASON_RESET_FLOOR | 0 | T of the soft reset that opens a season: cups up to T stay, half of the rest is kept (KORT_RULES §10) |
 """  # noqa: E501
 
 import re
@@ -68,6 +70,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "kort_site",
     "players",
+    "seasons",
     "matches",
     "belote",
     "stats",
@@ -248,7 +251,13 @@ if KORT_CACHE_URL:
 # within grace + period (15 s by default) of the broker and a worker being back.
 KORT_SWEEP_SECONDS = env.int("KORT_SWEEP_SECONDS", default=10)
 KORT_SWEEP_GRACE_SECONDS = env.int("KORT_SWEEP_GRACE_SECONDS", default=5)
+KORT_SEASON_CHECK_SECONDS = env.int("KORT_SEASON_CHECK_SECONDS", default=60)
+KORT_SEASON_RESET_FLOOR = env.int("KORT_SEASON_RESET_FLOOR", default=0)
+if KORT_SEASON_RESET_FLOOR < 0:
+    raise ImproperlyConfigured("KORT_SEASON_RESET_FLOOR must be 0 or more (KORT_RULES §10)")
 CELERY_BEAT_SCHEDULE = {
+    # Celery beat looks for a season whose end has come (KORT_RULES §10).
+    "end-due-seasons": {"task": "ranking.end_due_seasons", "schedule": KORT_SEASON_CHECK_SECONDS},
     "sweep": {
         "task": "kort_site.sweep",
         "schedule": KORT_SWEEP_SECONDS,

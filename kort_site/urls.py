@@ -12,7 +12,15 @@ from kort_site import converters  # noqa: F401  (registers the "id" path convert
 from matches.api.bavan_search import BavanGuaranteedView
 from matches.api.views import MatchViewSet, PlayerMatchesView
 from matches.live_vote.api import BavanVoteView, RoundFinishView, SeatLeaveView
-from ranking.views import LeaderboardAroundView, LeaderboardView, PlayerViewSet
+from ranking.views import (
+    LeaderboardAroundView,
+    LeaderboardView,
+    PlayerCupsView,
+    PlayerSeasonsView,
+    PlayerViewSet,
+    SeasonLeaderboardView,
+)
+from seasons.views import SeasonCurrentView, SeasonDetailView, SeasonListView
 from stats.views import MyStatsView, PlayerStatsView
 
 router = DefaultRouter()
@@ -24,7 +32,17 @@ api_v1 = [
     path("players/me/stats/", MyStatsView.as_view(), name="my-stats"),
     path("players/<id:player_id>/stats/", PlayerStatsView.as_view(), name="player-stats"),
     path("players/<id:player_id>/matches/", PlayerMatchesView.as_view(), name="player-matches"),
+    path("players/<id:player_id>/seasons/", PlayerSeasonsView.as_view(), name="player-seasons"),
+    path("players/<id:player_id>/cups/", PlayerCupsView.as_view(), name="player-cups"),
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
+    path("seasons/", SeasonListView.as_view(), name="seasons"),
+    path("seasons/current/", SeasonCurrentView.as_view(), name="season-current"),
+    path("seasons/<id:number>/", SeasonDetailView.as_view(), name="season"),
+    path(
+        "seasons/<id:number>/leaderboard/",
+        SeasonLeaderboardView.as_view(),
+        name="season-leaderboard",
+    ),
     path("kort/bavan-guaranteed/", BavanGuaranteedView.as_view(), name="bavan-guaranteed"),
     path(
         "leaderboard/around/<id:player_id>/",

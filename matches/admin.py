@@ -35,8 +35,17 @@ class RoundInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "mode", "status", "wins", "winner", "created_at", "finalized_at"]
-    list_filter = ["mode", "status"]
+    list_display = [
+        "id",
+        "mode",
+        "status",
+        "wins",
+        "winner",
+        "season",
+        "created_at",
+        "finalized_at",
+    ]
+    list_filter = ["mode", "status", "season"]
     search_fields = ["external_id", "seats__player__username"]
     inlines = [SeatInline, RoundInline]
 
@@ -51,8 +60,9 @@ class MatchAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
-        """Refused for a finalized ranked match (API.md "Leaderboard"); the bulk delete action
-        asks this for every selected match, so it refuses them too."""
-        if obj is not None and obj.is_ranked and obj.status == MatchStatus.FINALIZED:
+        """Refused for a finalized (or voided) ranked match (API.md "Leaderboard"); the bulk
+        delete action asks this for every selected match, so it refuses them too."""
+        over = (MatchStatus.FINALIZED, MatchStatus.VOID)
+        if obj is not None and obj.is_ranked and obj.status in over:
             return False
         return super().has_delete_permission(request, obj)

@@ -22,12 +22,15 @@ class MatchStatus(models.TextChoices):
     IN_PROGRESS = "in_progress"
     COMPLETED = "completed"
     FINALIZED = "finalized"
+    VOID = "void"
 
 
 class Match(models.Model):
     """A series of rounds to ``target_wins`` (3 ranked, 7 room). ``next_trump_seat`` is the
     caller the next reported round must name (KORT_RULES §5); ``status`` goes in_progress →
-    completed (a team reached the target) → finalized (cups and statistics applied).
+    completed (a team reached the target) → finalized (cups and statistics applied), and an
+    admin may then void it (→ void: its cups reversed and its statistics taken back, §11).
+    ``season`` is the number of the season in which it was completed (§10).
     ``require_play``: every round must be reported with its full record (API.md "play")."""
 
     mode = models.CharField(max_length=8, choices=choices_of(Mode))
@@ -53,11 +56,23 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     finalized_at = models.DateTimeField(null=True, blank=True)
+    season = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The number of the season in which the match was completed (KORT_RULES §10).",
+    )
+    void_reason = models.TextField(blank=True, default="")
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_season = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The season in which the void's reversal was written."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
+        permissions = [("void_match", "Can void a finalized match (KORT_RULES §11)")]
         indexes = [
+            models.Index(fields=["season", "status"], name="match_season_status"),
             # The sweeper's and ladder_status's question: which matches await finalization?
             models.Index(
                 fields=["completed_at"],
@@ -83,6 +98,22 @@ class Match(models.Model):
                 condition=Q(status="in_progress", winner__isnull=True)
                 | (~Q(status="in_progress") & Q(winner__isnull=False)),
                 name="winner_iff_match_over",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="in_progress", season__isnull=True)
+                | (~Q(status="in_progress") & Q(season__isnull=False)),
+                name="season_iff_match_over",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(status="void", voided_at__isnull=False, void_season__isnull=False)
+                    & ~Q(void_reason="")
+                )
+                | (
+                    ~Q(status="void")
+                    & Q(voided_at__isnull=True, void_season__isnull=True, void_reason="")
+                ),
+                name="void_reason_and_time_iff_void",
             ),
         ]
 

@@ -5,8 +5,6 @@ a live vote all pass through :func:`round_finish`.
 
 from __future__ import annotations
 
-from django.utils import timezone
-
 from delivery.queue import queue_on_commit
 from matches.kort.rules import (
     BavanDecision,
@@ -17,6 +15,7 @@ from matches.kort.rules import (
     round_outcome,
 )
 from matches.models import Match, MatchStatus, Round, RoundStatus
+from seasons.selectors import season_of_completion
 
 FINALIZE_TASK = "ranking.finalize_match"
 """The name of the ladder's finalization task (``ranking.tasks.finalize_match``): the ladder
@@ -29,8 +28,8 @@ def round_finish(match: Match, round_: Round, decision: BavanDecision | None) ->
 
     ``decision`` is the Bavan decision taken at 7:0 (None for a plain win). The match gains the
     round's wins, gets its next trump caller (§5) and, when a team reaches the target, is
-    completed, with finalization queued on commit (§1, §7); if the broker cannot be reached
-    then, the sweeper queues it later (``delivery.sweep``).
+    completed in the season of that moment (§10), with finalization queued on commit (§1, §7);
+    if the broker cannot be reached then, the sweeper queues it later (``delivery.sweep``).
 
     Raises:
         InvalidRoundError: tricks and decision form no outcome of §2 (nothing is saved).
@@ -58,10 +57,18 @@ def _match_advance(match: Match, trump_seat: int, result: RoundResult) -> None:
     if winner is not None:
         match.winner = winner
         match.status = MatchStatus.COMPLETED
-        match.completed_at = timezone.now()
+        match.season, match.completed_at = season_of_completion()
         queue_on_commit(FINALIZE_TASK, match.pk)
     match.save(update_fields=ADVANCED_FIELDS)
 
 
-ADVANCED_FIELDS = ["wins_a", "wins_b", "next_trump_seat", "winner", "status", "completed_at"]
+ADVANCED_FIELDS = [
+    "wins_a",
+    "wins_b",
+    "next_trump_seat",
+    "winner",
+    "status",
+    "season",
+    "completed_at",
+]
 """What a finished round changes on its match."""

@@ -1,8 +1,9 @@
 """Admin of players (API.md "Players"), and the read-only pages other apps' admins use.
 
-Cups and best cups are written only by match finalization (or ``rebuild_ladder``), so the admin
-shows them read-only. A ban moves the player off the leaderboard, so bans are the ladder's to
-write: ``ranking.admin`` extends this admin with them. Service keys use the admin of
+Cups and best cups are written only by the ladder (finalization, season ends, voids, or
+``rebuild_ladder``), so the admin shows them read-only. A ban moves the player off the
+leaderboard, so bans are the ladder's to write: ``ranking.admin`` extends this admin with them.
+Service keys use the admin of
 djangorestframework-api-key.
 """
 

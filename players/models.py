@@ -19,10 +19,11 @@ them."""
 
 class Player(models.Model):
     """A seat-holder of the ladder. Humans may log in (a linked user, a player token); bots
-    cannot. ``cups`` is the sum of the player's ledger rows; ``cups_changed_at`` is the
-    finalization time of their last ranked match (the leaderboard's tie-break);
-    ``board_season`` the number of the season whose board they are on (KORT_RULES §10: a
-    finalized ranked match in it; a ban keeps them off every board while it lasts)."""
+    cannot. ``cups`` is the sum of the player's ledger rows; ``cups_changed_at`` is the time of
+    their last cup change: a ranked match's finalization, a season's soft reset or a void (the
+    leaderboard's tie-break, KORT_RULES §10); ``board_season`` the number of the season whose
+    board they are on (KORT_RULES §10: a finalized, not voided ranked match in it; a ban keeps
+    them off every board while it lasts)."""
 
     username = models.CharField(
         max_length=40,

@@ -1,34 +1,82 @@
-"""Admin of the cups ledger and of bans (KORT_RULES §7, §10; API.md "Leaderboard").
+"""Admin of the ladder: the cups ledger and the seasons' frozen standings, read-only (KORT_RULES
+§7, §10; API.md "Leaderboard"), voiding matches (§11) and bans.
 
-The ledger is written only by match finalization (or ``rebuild_ladder``), so the admin shows it
-read-only: on its own page and, on each match's page, as the match's cup changes. The ladder
-builds on matches and players, so it extends their admins rather than they knowing the ladder:
-the match admin shows the cup changes, the player admin bans and unbans through
-``ranking.services.player_ban``, which moves the player off or back on the leaderboard.
+The ledger is written only by finalization, the season ends, voids (or ``rebuild_ladder``), so
+the admin shows it read-only: on its own page and, on each match's page, as the match's cup
+changes. The ladder builds on matches, players and seasons, so it extends their admins rather
+than those admins knowing the ledger: the match admin gains the cup changes and the "void"
+action, the season admin a link to the season's final standings, the player admin bans and
+unbans through ``ranking.services.player_ban``, which moves the player off or back on the
+leaderboard.
 """
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 
+from domain.errors import DomainError
 from matches.admin import MatchAdmin
 from matches.models import Match
 from players.admin import PlayerAdmin, ReadOnlyAdminMixin
 from players.models import Player
-from ranking.models import CupChange
-from ranking.services import player_ban
+from ranking.models import CupChange, SeasonEnd, SeasonStanding
+from ranking.services import match_void, player_ban
+from seasons.admin import SeasonAdmin
+from seasons.models import Season
 
 
 class CupChangeInline(ReadOnlyAdminMixin, admin.TabularInline):
     """The ledger rows of one match, shown on the match's page."""
 
     model = CupChange
-    fields = ["player", "delta", "created_at"]
+    fields = ["player", "kind", "delta", "cups_after", "season", "created_at"]
     extra = 0
 
 
+class VoidForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="Shown with the match (API.md: void_reason).",
+    )
+
+
 class MatchWithCupsAdmin(MatchAdmin):
-    """The match admin with the match's cup changes under its seats and rounds."""
+    """The match admin with the match's cup changes under its seats and rounds, and the
+    "void" action for those allowed to void matches."""
 
     inlines = [*MatchAdmin.inlines, CupChangeInline]
+    actions = ["void"]
+
+    @admin.action(description="Void the selected finalized matches", permissions=["void"])
+    def void(self, request, queryset):
+        """Ask for the reason, then void each selected match (KORT_RULES §11); a match that
+        cannot be voided is named with the reason, and the others are voided."""
+        form = VoidForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            voided = 0
+            for match in queryset.order_by("pk"):
+                try:
+                    match_void(match.pk, form.cleaned_data["reason"])
+                    voided += 1
+                except DomainError as error:
+                    self.message_user(request, f"match {match.pk}: {error.message}", messages.ERROR)
+            self.message_user(request, f"{voided} match(es) voided.", messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Void matches",
+            "opts": self.model._meta,
+            "matches": queryset.order_by("pk"),
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/ranking/match_void.html", context)
+
+    def has_void_permission(self, request):
+        return request.user.has_perm("matches.void_match")
 
 
 admin.site.unregister(Match)
@@ -67,11 +115,55 @@ admin.site.unregister(Player)
 admin.site.register(Player, PlayerWithBansAdmin)
 
 
+class SeasonWithStandingsAdmin(SeasonAdmin):
+    """The season admin with the state of the season's end and a link to its standings."""
+
+    fields = [*SeasonAdmin.fields, "final_standings"]
+
+    @admin.display(description="final standings")
+    def final_standings(self, season: Season):
+        end = SeasonEnd.objects.filter(season=season).first()
+        if end is None:
+            return "not ended yet"
+        url = reverse("admin:ranking_seasonstanding_changelist")
+        return format_html(
+            '<a href="{}?season__number__exact={}">{} standing(s)</a> (end: {})',
+            url,
+            season.number,
+            end.standings,
+            end.step,
+        )
+
+
+admin.site.unregister(Season)
+admin.site.register(Season, SeasonWithStandingsAdmin)
+
+
+@admin.register(SeasonStanding)
+class SeasonStandingAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The frozen final standings of the finalized seasons, never edited."""
+
+    list_display = [
+        "season",
+        "rank",
+        "player",
+        "cups",
+        "best_cups",
+        "matches_played",
+        "matches_won",
+    ]
+    list_filter = ["season"]
+    search_fields = ["player__username", "player__display_name"]
+    list_select_related = ["player", "season"]
+    ordering = ["season", "rank"]
+
+
 @admin.register(CupChange)
 class CupChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    """The cups ledger: one row per finalized ranked match and human player, never edited."""
+    """The cups ledger: one row per cup change (a ranked match's cups, a season's soft reset,
+    a void), never edited."""
 
-    list_display = ["created_at", "player", "delta", "match"]
-    list_filter = ["match__mode"]
+    list_display = ["created_at", "player", "kind", "delta", "cups_after", "season", "match"]
+    list_filter = ["kind", "season", "match__mode"]
     search_fields = ["player__username", "player__display_name"]
     list_select_related = ["player", "match"]

@@ -41,6 +41,7 @@ from django.db.models import Count, F, QuerySet
 
 from players.models import LEADERBOARD_ORDER, ON_A_BOARD, Player
 from ranking.models import BoardCount, BoardTotal
+from seasons.selectors import current_season
 
 Move = tuple[int | None, int | None]
 """One player's move on a board: ``(cups before, cups after)``, None for "not on the board"."""
@@ -48,7 +49,7 @@ Move = tuple[int | None, int | None]
 
 def current_season_number() -> int:
     """The number of the current season (KORT_RULES §10), whose board is "the" leaderboard."""
-    return 1
+    return current_season().number
 
 
 def board_players(season: int) -> QuerySet[Player]:

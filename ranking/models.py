@@ -1,29 +1,77 @@
-"""The cups ledger (KORT_RULES §7, API.md "Leaderboard")."""
+"""The cups ledger and the ladder's seasons (KORT_RULES §7, §10, §11; API.md "Leaderboard",
+"Seasons")."""
 
 from django.db import models
+from django.db.models import Q
 
 from players.models import Player
+from seasons.models import Season
+
+
+class CupKind(models.TextChoices):
+    MATCH = "match"
+    SEASON_RESET = "season_reset"
+    VOID = "void"
 
 
 class CupChange(models.Model):
-    """One row of the cups ledger: the cups a finalized ranked match gave one player.
-    Unique per match and player, so a match's cups are applied exactly once."""
+    """One row of the cups ledger: one cup change of one player, so a player's cups are the sum
+    of their rows (§7, §10).
 
-    match = models.ForeignKey("matches.Match", on_delete=models.PROTECT, related_name="cup_changes")
+    ``kind``: ``match``, the cups a finalized ranked match gave (one row per match and player,
+    so a match's cups are applied exactly once); ``season_reset``, the soft reset that opened
+    ``season`` (no match; one per season and player, written only when it changes the total);
+    ``void``, the reversal of a voided match (at most one per match and player, §11).
+    ``season`` is the number of the season the change belongs to: the match's season, the
+    season the reset opened, the season current when the match was voided. ``cups_after`` is
+    the player's total right after the change.
+    """
+
+    kind = models.CharField(max_length=12, choices=CupKind.choices, default=CupKind.MATCH)
+    match = models.ForeignKey(
+        "matches.Match",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="cup_changes",
+    )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cup_changes")
+    season = models.PositiveIntegerField(help_text="The season's number.")
     delta = models.IntegerField()
+    cups_after = models.IntegerField(help_text="The player's total right after this change.")
     created_at = models.DateTimeField()
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["player", "-created_at", "-id"], name="cup_changes_newest_first")
+        ]
         constraints = [
             models.UniqueConstraint(
-                fields=["match", "player"], name="one_cup_change_per_match_player"
-            )
+                fields=["match", "player"],
+                condition=Q(kind="match"),
+                name="one_cup_change_per_match_player",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "player"],
+                condition=Q(kind="void"),
+                name="one_void_per_match_player",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "player"],
+                condition=Q(kind="season_reset"),
+                name="one_reset_per_season_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="season_reset", match__isnull=True)
+                | (~Q(kind="season_reset") & Q(match__isnull=False)),
+                name="a_match_unless_a_reset",
+            ),
+            models.CheckConstraint(condition=Q(season__gte=1), name="cup_change_season_from_one"),
         ]
 
     def __str__(self):
-        return f"{self.player} {self.delta:+d} (match {self.match_id})"
+        return f"{self.player} {self.delta:+d} ({self.kind}, season {self.season})"
 
 
 class BoardCount(models.Model):
@@ -56,3 +104,72 @@ class BoardTotal(models.Model):
 
     def __str__(self):
         return f"season {self.season}: {self.players} player(s) on the board"
+
+
+class SeasonStanding(models.Model):
+    """One row of a finalized season's frozen final standings (KORT_RULES §10): a player of the
+    season's leaderboard at its end, with their final rank, cups at the end, best cups in the
+    season and the season's ranked matches played and won. Never rewritten: a later void
+    lands in the season current then (§11)."""
+
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="season_standings")
+    rank = models.PositiveIntegerField()
+    cups = models.IntegerField()
+    best_cups = models.IntegerField()
+    matches_played = models.PositiveIntegerField()
+    matches_won = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["season", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "rank"], name="one_player_per_final_rank"),
+            models.UniqueConstraint(fields=["season", "player"], name="one_final_rank_per_player"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="final_rank_from_one"),
+            models.CheckConstraint(
+                condition=Q(matches_won__lte=models.F("matches_played")) & Q(matches_played__gte=1),
+                name="standing_matches_within_played",
+            ),
+        ]
+
+    def __str__(self):
+        return f"season {self.season_id} #{self.rank}: {self.player}"
+
+
+class SeasonEndStep(models.TextChoices):
+    MATCHES = "matches"
+    STANDINGS = "standings"
+    RESET = "reset"
+    OPEN = "open"
+    DONE = "done"
+
+
+class SeasonEnd(models.Model):
+    """The progress of a season's end (KORT_RULES §10), written batch by batch so that a run
+    stopped half-way is resumed where it stopped.
+
+    ``step``: finalizing the season's completed matches, freezing the standings, the soft
+    reset, opening the next season, done. ``cursor`` is the last row the step has done (a
+    leaderboard key while freezing, a player id while resetting); ``standings`` the ranks
+    frozen so far. ``reset_floor`` is the ``KORT_SEASON_RESET_FLOOR`` read when the end was
+    claimed, the T of every batch of its reset. One run at a time drives the end: the one
+    holding ``runner`` until ``lease_until``, renewed with every batch.
+    """
+
+    season = models.OneToOneField(
+        Season, on_delete=models.PROTECT, primary_key=True, related_name="end"
+    )
+    step = models.CharField(
+        max_length=10, choices=SeasonEndStep.choices, default=SeasonEndStep.MATCHES
+    )
+    reset_floor = models.PositiveIntegerField()
+    cursor = models.JSONField(null=True, blank=True)
+    standings = models.PositiveIntegerField(default=0)
+    batches = models.PositiveIntegerField(default=0)
+    runner = models.CharField(max_length=40, blank=True, default="")
+    lease_until = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"end of season {self.season_id}: {self.step}"

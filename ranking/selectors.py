@@ -34,7 +34,11 @@ from ranking.board import (
     group_at,
     is_on_board,
 )
-from ranking.models import CupChange
+from ranking.models import CupChange, SeasonEnd, SeasonStanding
+from seasons.models import Season, SeasonStatus
+from seasons.selectors import current_season
+from stats.models import SeasonStats
+from stats.selectors import season_figures
 
 MAX_RADIUS = 50
 logger = logging.getLogger(__name__)
@@ -201,16 +205,46 @@ def leaderboard_around(
 
 
 def _ahead_of(player: Player) -> Q:
-    """Players before ``player`` in ``LEADERBOARD_ORDER``: better on the first field that
-    differs, equal on all the fields before it."""
-    ahead, tied = Q(), Q()
+    """Players before ``player`` in ``LEADERBOARD_ORDER``."""
+    return _compared(BoardKey.of(player), before=True)
+
+
+class BoardKey(NamedTuple):
+    """Where a row stands in ``LEADERBOARD_ORDER``: a player's cups, last cup change and id."""
+
+    cups: int
+    cups_changed_at: datetime | None
+    id: int
+
+    @classmethod
+    def of(cls, player: Player) -> BoardKey:
+        return cls(player.cups, player.cups_changed_at, player.pk)
+
+
+def leaderboard_after(after: BoardKey | None, limit: int) -> list[Player]:
+    """Up to ``limit`` rows of the current board that follow ``after`` in its order (from the
+    top when None): the board read in batches, each costing about what the first does."""
+    board = leaderboard_queryset()
+    if after is not None:
+        board = board.filter(_behind(after))
+    return list(board[:limit])
+
+
+def _behind(key: BoardKey) -> Q:
+    """Rows after ``key`` in ``LEADERBOARD_ORDER``."""
+    return _compared(key, before=False)
+
+
+def _compared(key: BoardKey, *, before: bool) -> Q:
+    found, tied = Q(), Q()
     for name in LEADERBOARD_ORDER:
         field = name.removeprefix("-")
-        better = "gt" if name.startswith("-") else "lt"
-        value = getattr(player, field)
-        ahead |= tied & Q(**{f"{field}__{better}": value})
+        descending = name.startswith("-")
+        lookup = "gt" if descending == before else "lt"
+        value = getattr(key, field)
+        found |= tied & Q(**{f"{field}__{lookup}": value})
         tied &= Q(**{field: value})
-    return ahead
+    return found
 
 
 def player_named(username: str) -> Player | None:
@@ -242,3 +276,94 @@ def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
         entries.append(LedgerEntry(change.created_at, change.delta, cups_after, change.match_id))
         cups_after -= change.delta
     return entries
+
+
+# --- seasons ------------------------------------------------------------------------------
+
+
+class SeasonRow(NamedTuple):
+    """A row of a season's board: a ranked player with their best cups and ranked matches of
+    the season (API.md "Seasons"); ``cups`` at the season's end, or now."""
+
+    rank: int
+    player: Player
+    cups: int
+    best_cups: int
+    matches_played: int
+
+
+def season_board(season: Season, offset: int, limit: int) -> tuple[list[SeasonRow], int]:
+    """A page of ``season``'s board and the board's length: the frozen final standings of a
+    finalized season, read by rank; the live board of the current one, with each row's season
+    figures (one query for the page)."""
+    if season.status == SeasonStatus.FINALIZED:
+        standings = SeasonStanding.objects.filter(
+            season=season, rank__gt=offset, rank__lte=offset + limit
+        ).select_related("player")
+        rows = [
+            SeasonRow(row.rank, row.player, row.cups, row.best_cups, row.matches_played)
+            for row in standings.order_by("rank")
+        ]
+        return rows, SeasonEnd.objects.get(season=season).standings
+    page = board_page(offset, limit, season.number)
+    figures = season_figures(season.number, [row.player.pk for row in page.rows])
+    rows = [
+        SeasonRow(
+            rank,
+            player,
+            player.cups,
+            figures[player.pk].best_cups,
+            figures[player.pk].ranked_played,
+        )
+        for rank, player in page.rows
+    ]
+    return rows, page.count
+
+
+class PlayerSeason(NamedTuple):
+    """One season of a player (API.md ``/players/{id}/seasons/``): ``rank`` final, live for the
+    current season, None when off the board; ``cups`` at the end, or now."""
+
+    season: int
+    rank: int | None
+    cups: int
+    best_cups: int
+    matches_played: int
+    matches_won: int
+
+
+def player_seasons(player: Player) -> list[PlayerSeason]:
+    """The seasons in which the player played a ranked match, newest first. A finalized season
+    reads the player's frozen standing, if they have one; otherwise the season's statistics
+    (a void may have taken a season's only ranked match back out)."""
+    standings = {row.season_id: row for row in SeasonStanding.objects.filter(player=player)}
+    stats = {row.season: row for row in SeasonStats.objects.filter(player=player)}
+    current = current_season()
+    rows = []
+    for number in sorted(standings.keys() | stats.keys(), reverse=True):
+        standing = standings.get(number)
+        if standing is not None:
+            rows.append(
+                PlayerSeason(
+                    number,
+                    standing.rank,
+                    standing.cups,
+                    standing.best_cups,
+                    standing.matches_played,
+                    standing.matches_won,
+                )
+            )
+            continue
+        row = stats[number]
+        if row.ranked_played == 0:
+            continue
+        rank = player_rank(player) if number == current.number else None
+        rows.append(
+            PlayerSeason(number, rank, row.cups, row.best_cups, row.ranked_played, row.ranked_won)
+        )
+    return rows
+
+
+def player_ledger(player: Player) -> QuerySet[CupChange]:
+    """The player's cups ledger, newest first (API.md ``/players/{id}/cups/``)."""
+    return CupChange.objects.filter(player=player).order_by("-created_at", "-id")

@@ -1,8 +1,10 @@
-"""Wire shapes of players and the leaderboard (API.md "Players", "Leaderboard")."""
+"""Wire shapes of players, the leaderboard, the seasons' boards and a player's seasons and cups
+ledger (API.md "Players", "Leaderboard", "Seasons")."""
 
 from rest_framework import serializers
 
 from players.models import Player
+from ranking.models import CupChange
 from ranking.selectors import player_rank
 
 
@@ -33,6 +35,40 @@ class LeaderboardRowSerializer(serializers.Serializer):
     def get_player(self, row) -> dict:
         player = row.player
         return {"id": player.id, "username": player.username, "display_name": player.display_name}
+
+
+class SeasonBoardRowSerializer(LeaderboardRowSerializer):
+    # Serializes a ``selectors.SeasonRow``: cups at the season's end, or now.
+    cups = serializers.IntegerField()
+    best_cups = serializers.IntegerField()
+    matches_played = serializers.IntegerField()
+
+
+class SeasonBoardPageSerializer(serializers.Serializer):
+    """A page of a season's board (API.md "Leaderboard": pages)."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = SeasonBoardRowSerializer(many=True)
+
+
+class PlayerSeasonSerializer(serializers.Serializer):
+    # Serializes a ``selectors.PlayerSeason``.
+    season = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True)
+    cups = serializers.IntegerField()
+    best_cups = serializers.IntegerField()
+    matches_played = serializers.IntegerField()
+    matches_won = serializers.IntegerField()
+
+
+class CupChangeSerializer(serializers.ModelSerializer):
+    at = serializers.DateTimeField(source="created_at")
+
+    class Meta:
+        model = CupChange
+        fields = ["at", "delta", "cups_after", "kind", "match", "season"]
 
 
 class TokenSerializer(serializers.Serializer):

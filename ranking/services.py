@@ -1,35 +1,57 @@
-"""Writes of the ladder: match finalization (KORT_RULES §7, §8, §10) and bans (API.md
-"Conventions": banned players are on no leaderboard).
+"""Writes of the ladder: match finalization (KORT_RULES §7, §8, §10), voiding (§11) and bans
+(API.md "Conventions": banned players are on no leaderboard).
 
 Finalization applies a match's cups exactly once: it claims the match with a conditional
 ``UPDATE ... WHERE status = 'completed'`` and proceeds only if that changed one row, and the
-ledger's unique (match, player) row backs the same guarantee in the database. Finalization and
-bans move the players on the season's board in the transaction that writes their rows
+ledger's unique (match, player) row backs the same guarantee in the database. Voiding takes
+them back exactly once the same way, from ``finalized`` to ``void``. Finalization, voids and
+bans move the players on the current season's board in the transaction that writes their rows
 (``ranking.board.board_move``).
+
+Lock order: the match row, then (voiding) the current season's row, shared, then the players'
+rows in id order.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import F
-from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from domain.errors import Conflict, NotFound, RuleError
 from matches.models import Match, MatchStatus
 from players.models import Player
 from ranking.board import board_move, current_season_number, is_on_board
 from ranking.effects import match_effect
-from ranking.models import CupChange
-from stats.services import stats_add
+from ranking.ledger import cups_move, players_locked
+from ranking.models import CupChange, CupKind
+from seasons.models import Season, SeasonStatus
+from seasons.selectors import current_season_shared
+from stats.models import SeasonStats
+from stats.services import season_stats_open, stats_add
+
+
+class SeasonNotOpen(Exception):
+    """The match belongs to a season that has not opened yet: the end of the season before it
+    has not run (KORT_RULES §10). Finalize it once that season end is done."""
+
+    def __init__(self, season: int) -> None:
+        super().__init__(f"season {season} has not opened yet")
+        self.season = season
 
 
 def match_finalize(match_id: int) -> bool:
-    """Apply a completed match's cups (ranked only, humans only) and statistics (humans only),
-    then mark it finalized. A ranked match puts its human players on the current season's
-    board (KORT_RULES §10; a banned player stays off it while the ban lasts). Returns True if
-    this call finalized it, False if it was not completed or already finalized (a second or
-    concurrent run changes nothing).
+    """Apply a completed match's cups (ranked only, humans only) and statistics (humans only;
+    all time and its season's), then mark it finalized. Returns True if this call finalized
+    it, False if it was not completed or already finalized (a second or concurrent run
+    changes nothing).
+
+    Raises:
+        SeasonNotOpen: the match was completed after its season's end and the next season
+            has not opened yet; nothing is written.
     """
+    season = Match.objects.filter(pk=match_id).values_list("season", flat=True).first()
+    if season is not None and not Season.objects.filter(number=season).exists():
+        raise SeasonNotOpen(season)
     with transaction.atomic():
         claimed = Match.objects.filter(pk=match_id, status=MatchStatus.COMPLETED).update(
             status=MatchStatus.FINALIZED
@@ -40,43 +62,121 @@ def match_finalize(match_id: int) -> bool:
         effects = match_effect(match)
         # The time is taken once the players' rows are locked, so matches sharing a player are
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
-        players = _lock_players(list(effects))
+        players = players_locked(effects)
         now = timezone.now()
-        if match.is_ranked:
-            deltas = {pid: e.cups for pid, e in effects.items() if e.cups is not None}
-            _cups_apply(match, players, deltas, now)
+        season = _season_of(match)
+        season_stats_open(season, {player.pk: player.cups for player in players})
+        deltas = {pid: effect.cups for pid, effect in effects.items() if effect.cups is not None}
+        if deltas:
+            board = _board_before(players)
+            cups_move(players, deltas, kind=CupKind.MATCH, season=season, at=now, match=match)
+            # A finalized ranked match puts its human players on its season's board (§10).
+            _board_follow(board, players, on_board={player.pk for player in players})
         for player_id, effect in effects.items():
-            stats_add([player_id], effect.stats)
+            stats_add([player_id], effect.stats, season=season, ranked=match.is_ranked)
         Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
 
 
-def _lock_players(player_ids: list[int]) -> list[Player]:
-    """Lock the players' rows in id order, so concurrent finalizations cannot deadlock, and
-    return them as they are once locked."""
-    return list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
+class _BoardBefore:
+    """Where players stood on the current season's board before a cup change."""
+
+    def __init__(self, season: int, cups: dict[int, int | None]) -> None:
+        self.season = season
+        self.cups = cups
 
 
-def _cups_apply(match: Match, players: list[Player], deltas: dict[int, int], at) -> None:
-    """Write the ledger rows, move each player's cups with ``F()`` updates (rows locked), put
-    them on the current season's board and move them there."""
-    CupChange.objects.bulk_create(
-        CupChange(match=match, player_id=player_id, delta=delta, created_at=at)
-        for player_id, delta in deltas.items()
-    )
+def _board_before(players: list[Player]) -> _BoardBefore:
     season = current_season_number()
+    return _BoardBefore(season, {p.pk: p.cups if is_on_board(p, season) else None for p in players})
+
+
+def _board_follow(before: _BoardBefore, players: list[Player], on_board: set[int]) -> None:
+    """Move ``players`` (their cups changed since ``before``) on the current season's board:
+    those in ``on_board`` stand there now with their new totals (a ban keeps a player off
+    it), the others are off it."""
+    season = before.season
+    joined = [p.pk for p in players if p.pk in on_board and p.board_season != season]
+    left = [p.pk for p in players if p.pk not in on_board and p.board_season == season]
+    if joined:
+        Player.objects.filter(pk__in=joined).update(board_season=season)
+    if left:
+        Player.objects.filter(pk__in=left).update(board_season=None)
     moves = []
     for player in players:
-        delta = deltas[player.pk]
-        Player.objects.filter(pk=player.pk).update(
-            cups=F("cups") + delta,
-            best_cups=Greatest(F("best_cups"), F("cups") + delta),
-            cups_changed_at=at,
-            board_season=season,
-        )
-        before = player.cups if is_on_board(player, season) else None
-        moves.append((before, None if player.is_banned else player.cups + delta))
+        player.board_season = season if player.pk in on_board else player.board_season
+        if player.pk in left:
+            player.board_season = None
+        after = player.cups if is_on_board(player, season) else None
+        moves.append((before.cups[player.pk], after))
     board_move(season, moves)
+
+
+def _season_of(match: Match) -> int:
+    """The season of a match over, which its status guarantees."""
+    if match.season is None:
+        raise ValueError(f"match {match.pk} is over without a season (season_iff_match_over)")
+    return match.season
+
+
+def match_void(match_id: int, reason: str) -> Match:
+    """Void a finalized match (KORT_RULES §11), exactly once: each human player gets a ledger
+    row of kind ``void`` whose delta is minus what the match gave them, stamped now, in the
+    current season (also for a match of a season already finalized, whose frozen standings
+    stay as they are); the match leaves their statistics, all time and its season's (its
+    ranked matches too, so it no longer puts them on that season's leaderboard); it is marked
+    ``void`` with ``reason``. Best cups stay: they are the highest total ever reached (§10).
+
+    Raises:
+        RuleError: a blank ``reason`` (field ``reason``).
+        NotFound: there is no such match.
+        Conflict: the match is not finalized, or already void; or the current season's end is
+            running (void it once the next season has opened). Nothing is written.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise RuleError("reason", "a void needs a reason (KORT_RULES §11)")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise NotFound(f"match {match_id} does not exist")
+        if match.status == MatchStatus.VOID:
+            raise Conflict("match", f"match {match_id} is already void")
+        if match.status != MatchStatus.FINALIZED:
+            raise Conflict(
+                "match", f"match {match_id} is {match.status}; only a finalized match is voided"
+            )
+        season = current_season_shared()
+        if season.status != SeasonStatus.CURRENT:
+            raise Conflict(
+                "season",
+                f"the end of season {season.number} is running; void the match once season "
+                f"{season.number + 1} has opened",
+            )
+        match = Match.objects.prefetch_related("rounds", "seats__player").get(pk=match_id)
+        effects = match_effect(match)
+        given = CupChange.objects.filter(match=match, kind=CupKind.MATCH)
+        deltas = {player_id: -delta for player_id, delta in given.values_list("player", "delta")}
+        players = players_locked(effects)
+        now = timezone.now()
+        moved = [player for player in players if player.pk in deltas]
+        board = _board_before(moved)
+        if deltas:
+            cups_move(moved, deltas, kind=CupKind.VOID, season=season.number, at=now, match=match)
+        for player_id, effect in effects.items():
+            stats_add([player_id], -effect.stats, season=_season_of(match), ranked=match.is_ranked)
+        if moved:
+            # A player stays on the current board while a ranked match of the season still
+            # counts for them (§10, §11).
+            still = SeasonStats.objects.filter(
+                season=board.season, player__in=moved, ranked_played__gt=0
+            ).values_list("player_id", flat=True)
+            _board_follow(board, moved, on_board=set(still))
+        Match.objects.filter(pk=match_id).update(
+            status=MatchStatus.VOID, void_reason=reason, voided_at=now, void_season=season.number
+        )
+    match.refresh_from_db()
+    return match
 
 
 def player_ban(player: Player, banned: bool) -> bool:

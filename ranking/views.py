@@ -1,8 +1,10 @@
-"""Player and leaderboard endpoints (API.md "Players", "Leaderboard")."""
+"""Player, leaderboard and season-board endpoints (API.md "Players", "Leaderboard",
+"Seasons")."""
 
 from typing import cast
 
 from drf_spectacular.utils import (
+    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     inline_serializer,
@@ -19,7 +21,17 @@ from players import services
 from players.auth import IsServiceKey
 from players.models import Player
 from ranking import selectors
-from ranking.serializers import LeaderboardRowSerializer, PlayerSerializer, TokenSerializer
+from ranking.models import CupChange, SeasonStanding
+from ranking.serializers import (
+    CupChangeSerializer,
+    LeaderboardRowSerializer,
+    PlayerSeasonSerializer,
+    PlayerSerializer,
+    SeasonBoardPageSerializer,
+    SeasonBoardRowSerializer,
+    TokenSerializer,
+)
+from seasons.selectors import season_get
 
 
 class PlayerPagination(CursorPagination):
@@ -119,6 +131,21 @@ class BoardPagination(LimitOffsetPagination):
             parameter["description"] = limits[parameter["name"]]
         return parameters
 
+    def paginate_rows(self, request, page):
+        """A page of rows fetched by ``page(offset, limit) -> (rows, count)``, for a board
+        whose length is known without counting it."""
+        self.request = request
+        self.limit = self.get_limit(request)
+        self.offset = self.get_offset(request)
+        rows, self.count = page(self.offset, self.limit)
+        return rows
+
+    def get_next_link(self):
+        return None if self.limit == 0 else super().get_next_link()
+
+    def get_previous_link(self):
+        return None if self.limit == 0 else super().get_previous_link()
+
 
 class LeaderboardView(generics.GenericAPIView):
     """The current season's board: humans with a finalized ranked match in the season and no
@@ -128,6 +155,8 @@ class LeaderboardView(generics.GenericAPIView):
     pagination_class = BoardPagination
 
     def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the schema generator reads no season
+            return Player.objects.none()
         return selectors.leaderboard_queryset()
 
     @extend_schema(responses=LeaderboardRowSerializer(many=True))
@@ -164,3 +193,54 @@ class LeaderboardAroundView(generics.GenericAPIView):
         if rows is None:
             raise NotFound(f"player {player_id} is not on the leaderboard")
         return Response({"results": LeaderboardRowSerializer(rows, many=True).data})
+
+
+class SeasonLeaderboardView(generics.GenericAPIView):
+    """A season's board: the frozen final standings of a finalized season, the live board of
+    the current one (API.md "Seasons")."""
+
+    serializer_class = SeasonBoardRowSerializer
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("limit", int, description="rows, at most 100, default 100"),
+            OpenApiParameter("offset", int, description="rows before the page, default 0"),
+        ],
+        responses=SeasonBoardPageSerializer,
+    )
+    def get(self, request, number):
+        season = season_get(number)
+        paginator = BoardPagination()
+        rows = paginator.paginate_rows(
+            request, lambda offset, limit: selectors.season_board(season, offset, limit)
+        )
+        return paginator.get_paginated_response(SeasonBoardRowSerializer(rows, many=True).data)
+
+
+def _player(player_id: int) -> Player:
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise NotFound(f"player {player_id} does not exist")
+    return player
+
+
+class PlayerSeasonsView(generics.ListAPIView):
+    """The seasons in which a player played a ranked match, newest first."""
+
+    serializer_class = PlayerSeasonSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the schema generator has no player
+            return SeasonStanding.objects.none()
+        return selectors.player_seasons(_player(self.kwargs["player_id"]))
+
+
+class PlayerCupsView(generics.ListAPIView):
+    """A player's cups ledger, newest first: the cups-over-time chart."""
+
+    serializer_class = CupChangeSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the schema generator has no player
+            return CupChange.objects.none()
+        return selectors.player_ledger(_player(self.kwargs["player_id"]))

@@ -1,4 +1,5 @@
-"""Per-player "My games" statistics (KORT_RULES §8), folded in as matches are finalized."""
+"""Per-player "My games" statistics (KORT_RULES §8), folded in as matches are finalized: for all
+time, and for each season (§10)."""
 
 from django.db import models
 
@@ -20,10 +21,9 @@ OUTCOME_FIELDS = {
 """Model field names of each shutout outcome's (team, opponents) counts."""
 
 
-class PlayerStats(models.Model):
-    player = models.OneToOneField(
-        "players.Player", on_delete=models.CASCADE, primary_key=True, related_name="stats"
-    )
+class StatsCounts(models.Model):
+    """The §8 counts, shared by the all-time and the per-season statistics."""
+
     matches_played = models.PositiveIntegerField(default=0)
     matches_won = models.PositiveIntegerField(default=0)
     matches_lost = models.PositiveIntegerField(default=0)
@@ -43,21 +43,83 @@ class PlayerStats(models.Model):
     bavan_failed_opponents = models.PositiveIntegerField(default=0)
 
     class Meta:
+        abstract = True
+
+
+def _counts_constraints(prefix: str) -> list[models.BaseConstraint]:
+    return [
+        models.CheckConstraint(
+            condition=models.Q(matches_won__lte=models.F("matches_played")),
+            name=f"{prefix}matches_won_within_played",
+        ),
+        models.CheckConstraint(
+            condition=models.Q(rounds_won__lte=models.F("rounds_played")),
+            name=f"{prefix}rounds_won_within_played",
+        ),
+        models.CheckConstraint(
+            condition=models.Q(bavan_made__lte=models.F("bavan_called")),
+            name=f"{prefix}bavan_made_within_called",
+        ),
+    ]
+
+
+class PlayerStats(StatsCounts):
+    """A player's statistics over all their finalized, not voided, matches."""
+
+    player = models.OneToOneField(
+        "players.Player", on_delete=models.CASCADE, primary_key=True, related_name="stats"
+    )
+
+    class Meta:
         verbose_name_plural = "player stats"
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(matches_won__lte=models.F("matches_played")),
-                name="matches_won_within_played",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(rounds_won__lte=models.F("rounds_played")),
-                name="rounds_won_within_played",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(bavan_made__lte=models.F("bavan_called")),
-                name="bavan_made_within_called",
-            ),
-        ]
+        constraints = _counts_constraints("")
 
     def __str__(self):
         return f"stats of {self.player}"
+
+
+class SeasonStats(StatsCounts):
+    """A player's statistics over the matches of one season (KORT_RULES §10), and their cups in
+    it: ``ranked_played`` / ``ranked_won`` count the season's finalized, not voided, ranked
+    matches (one puts the player on the season's leaderboard); ``cups`` is the total after the
+    player's last cup change of the season (the total now, for the current season) and
+    ``best_cups`` the highest total reached during it, counting the total the season opened
+    with (right after its soft reset). The row is opened at the player's first match or cup
+    change of the season, with the total of that moment.
+    """
+
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.CASCADE, related_name="season_stats"
+    )
+    season = models.PositiveIntegerField(help_text="The season's number.")
+    ranked_played = models.PositiveIntegerField(default=0)
+    ranked_won = models.PositiveIntegerField(default=0)
+    cups = models.IntegerField()
+    best_cups = models.IntegerField()
+
+    class Meta:
+        verbose_name_plural = "season stats"
+        ordering = ["player", "-season"]
+        indexes = [
+            models.Index(
+                fields=["season", "player"],
+                condition=models.Q(ranked_played__gt=0),
+                name="season_board_members",
+            )
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "season"], name="one_stats_row_per_season"),
+            models.CheckConstraint(
+                condition=models.Q(best_cups__gte=models.F("cups")),
+                name="season_best_cups_is_best",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(ranked_won__lte=models.F("ranked_played"))
+                & models.Q(ranked_played__lte=models.F("matches_played")),
+                name="ranked_within_played",
+            ),
+            *_counts_constraints("season_"),
+        ]
+
+    def __str__(self):
+        return f"season {self.season} stats of {self.player}"

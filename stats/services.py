@@ -1,11 +1,13 @@
-"""Writes of the "My games" statistics (KORT_RULES §8): fold a finalized match in."""
+"""Writes of the "My games" statistics (KORT_RULES §8): fold a finalized match in, for all time
+and for its season (§10), or take a voided one back out (§11); and the season's cups."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
 
 from matches.kort.rules import StatsLine
-from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats
+from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats, SeasonStats
 
 
 def stats_values(line: StatsLine) -> dict[str, int]:
@@ -16,14 +18,47 @@ def stats_values(line: StatsLine) -> dict[str, int]:
     return values
 
 
-def stats_add(player_ids: Iterable[int], line: StatsLine) -> None:
-    """Add ``line`` to each player's statistics with ``F()`` updates (safe under concurrent
-    finalizations); creates missing statistics rows."""
+def stats_add(player_ids: Iterable[int], line: StatsLine, *, season: int, ranked: bool) -> None:
+    """Add ``line`` to each player's all-time statistics and to those of ``season``, with
+    ``F()`` updates (safe under concurrent finalizations); ``-line`` takes a voided match back
+    out (§11). A ranked match's line also counts in the season's ranked matches: the first
+    puts the player on that season's leaderboard, and a void of the last takes them off (§10).
+
+    Creates missing all-time rows; the season's rows must be open (:func:`season_stats_open`).
+    """
     player_ids = sorted(player_ids)
     if not player_ids:
         return
     PlayerStats.objects.bulk_create(
         [PlayerStats(player_id=pid) for pid in player_ids], ignore_conflicts=True
     )
-    increments = {name: F(name) + n for name, n in stats_values(line).items() if n}
+    values = stats_values(line)
+    increments = {name: F(name) + n for name, n in values.items() if n}
     PlayerStats.objects.filter(player_id__in=player_ids).update(**increments)
+    if ranked:
+        ranked_values = {"ranked_played": line.matches_played, "ranked_won": line.matches_won}
+        increments |= {name: F(name) + n for name, n in ranked_values.items() if n}
+    SeasonStats.objects.filter(season=season, player_id__in=player_ids).update(**increments)
+
+
+def season_stats_open(season: int, totals: Mapping[int, int]) -> None:
+    """Open each player's statistics row of ``season`` if it has none, starting from the cup
+    total ``totals[player id]`` they have at that moment: the total the season opened with,
+    since every cup change of a season opens the row first (§10)."""
+    SeasonStats.objects.bulk_create(
+        [
+            SeasonStats(player_id=pid, season=season, cups=total, best_cups=total)
+            for pid, total in sorted(totals.items())
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def season_cups_record(season: int, totals: Mapping[int, int]) -> None:
+    """After a cup change in ``season`` (a match or a void; rows open): each player's season
+    ``cups`` become their new total ``totals[player id]`` and ``best_cups`` the higher of the
+    two (§10)."""
+    for pid, total in sorted(totals.items()):
+        SeasonStats.objects.filter(player_id=pid, season=season).update(
+            cups=total, best_cups=Greatest(F("best_cups"), Value(total))
+        )

@@ -1,6 +1,7 @@
-"""Statistics endpoints (API.md "Players": ``/players/{id}/stats/``, ``/players/me/stats/``)."""
+"""Statistics endpoints (API.md "Players": ``/players/{id}/stats/``, ``/players/me/stats/``;
+"Seasons": ``?season=N``)."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
@@ -8,6 +9,7 @@ from rest_framework.views import APIView
 
 from players.auth import IsPlayer
 from players.models import Player
+from seasons.selectors import season_get
 from stats.selectors import player_stats
 
 
@@ -39,12 +41,32 @@ class PlayerStatsSerializer(serializers.Serializer):
     bavan_made = serializers.IntegerField()
 
 
+class SeasonQuery(serializers.Serializer):
+    season = serializers.IntegerField(min_value=1, required=False)
+
+
+SEASON_PARAMETER = OpenApiParameter(
+    "season", int, description="a season's number: its matches only (default: all time)"
+)
+
+
+def stats_answer(request, player: Player) -> Response:
+    """The statistics of ``player`` over all time, or over the season ``?season=N``: 400 when
+    N is not a season number, 404 for an unknown season (API.md "Seasons")."""
+    query = SeasonQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    season = query.validated_data.get("season")
+    if season is not None:
+        season_get(season)
+    return Response(player_stats(player, season))
+
+
 class PlayerStatsView(APIView):
     """Any player's statistics (public)."""
 
-    @extend_schema(responses=PlayerStatsSerializer)
+    @extend_schema(parameters=[SEASON_PARAMETER], responses=PlayerStatsSerializer)
     def get(self, request, player_id):
-        return Response(player_stats(get_object_or_404(Player, pk=player_id)))
+        return stats_answer(request, get_object_or_404(Player, pk=player_id))
 
 
 class MyStatsView(APIView):
@@ -52,6 +74,6 @@ class MyStatsView(APIView):
 
     permission_classes = [IsPlayer]
 
-    @extend_schema(responses=PlayerStatsSerializer)
+    @extend_schema(parameters=[SEASON_PARAMETER], responses=PlayerStatsSerializer)
     def get(self, request):
-        return Response(player_stats(request.user.player))
+        return stats_answer(request, request.user.player)

@@ -16,11 +16,12 @@ ALLOWED = {
     "domain": set(),
     "delivery": set(),
     "players": {"domain"},
-    "matches": {"domain", "delivery", "players"},
+    "seasons": {"domain"},
+    "matches": {"domain", "delivery", "players", "seasons"},
     "belote": {"domain", "players"},
-    "stats": {"domain", "matches", "players"},
-    "ranking": {"domain", "delivery", "matches", "players", "stats"},
-    "pages": {"domain", "matches", "players", "stats", "ranking", "belote"},
+    "stats": {"domain", "matches", "players", "seasons"},
+    "ranking": {"domain", "delivery", "matches", "players", "stats", "seasons"},
+    "pages": {"domain", "matches", "players", "stats", "ranking", "belote", "seasons"},
     "kort_site": {
         "domain",
         "delivery",
@@ -30,6 +31,7 @@ ALLOWED = {
         "ranking",
         "belote",
         "pages",
+        "seasons",
     },
 }
 """Each top-level package of the project and the packages it may import (docs/architecture.md)."""

@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
-from matches.kort.rules import BavanDecision, Mode, Vote
+from matches.kort.rules import BavanDecision, Mode, Team, Vote, cups_breakdown
 from matches.live_vote.serializers import BavanVoteSerializer, TricksSerializer
 from matches.models import Match, Round
 from matches.reports import LIVE_VOTE, TRICKS_REQUIRED, RoundReport
@@ -121,11 +121,31 @@ class RoundSerializer(serializers.ModelSerializer):
         return round_.tricks
 
 
+class TeamCupsSerializer(serializers.Serializer):
+    """One team's cup change explained (KORT_RULES §7): the signed value of each round in
+    order, then the bonuses; ``total`` is their sum."""
+
+    rounds = serializers.ListField(child=serializers.IntegerField())
+    match_bonus = serializers.IntegerField()
+    sweep_bonus = serializers.IntegerField()
+    total = serializers.IntegerField()
+
+
+class CupsBreakdownSerializer(serializers.Serializer):
+    A = TeamCupsSerializer()
+    B = TeamCupsSerializer()
+
+
 class MatchSerializer(serializers.ModelSerializer):
+    """A match (API.md "Matches"). ``cups`` and ``cups_breakdown`` are filled once a ranked
+    match is finalized, and still show what it gave once it is void ("Match cups explained and
+    voided matches")."""
+
     seats = serializers.SerializerMethodField()
     wins = serializers.SerializerMethodField()
     rounds = RoundSerializer(many=True, read_only=True)
     cups = serializers.SerializerMethodField()
+    cups_breakdown = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -141,6 +161,10 @@ class MatchSerializer(serializers.ModelSerializer):
             "require_play",
             "rounds",
             "cups",
+            "cups_breakdown",
+            "season",
+            "void_reason",
+            "voided_at",
             "external_id",
             "client_version",
             "created_at",
@@ -157,7 +181,25 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_cups(self, match) -> dict[str, int] | None:
         if match.finalized_at is None or not match.is_ranked:
             return None
-        return {str(change.player_id): change.delta for change in match.cup_changes.all()}
+        # The match's own rows of the ledger; a void adds reversing rows of kind "void".
+        changes = match.cup_changes.all()
+        return {str(change.player_id): change.delta for change in changes if change.kind == "match"}
+
+    @extend_schema_field(CupsBreakdownSerializer(allow_null=True))
+    def get_cups_breakdown(self, match) -> dict | None:
+        if match.finalized_at is None or not match.is_ranked:
+            return None
+        results = [round_.result for round_ in sorted(match.rounds.all(), key=lambda r: r.number)]
+        breakdown = cups_breakdown(results, Team(match.winner), match.wins)
+        return {
+            team.value: {
+                "rounds": list(cups.rounds),
+                "match_bonus": cups.match_bonus,
+                "sweep_bonus": cups.sweep_bonus,
+                "total": cups.total,
+            }
+            for team, cups in breakdown.items()
+        }
 
 
 class RoundReportedSerializer(serializers.Serializer):

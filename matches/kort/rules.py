@@ -2,7 +2,8 @@
 
 Nothing here imports Django. Every rule cites its section of the product rulebook
 (``KORT_RULES.md``): round outcomes (§2), the Bavan vote (§4), the next trump caller (§5),
-the end of a match (§1), cups (§7) and the "My games" statistics fold (§8).
+the end of a match (§1), cups (§7), the "My games" statistics fold (§8) and the soft reset
+that opens a season (§10).
 
 Seats are ints 0..3 in order of play; team A holds seats 0 and 2, team B seats 1 and 3 (§1).
 Errors are :class:`InvalidRoundError` (a ``ValueError``) whose ``field`` names the wire field
@@ -468,6 +469,19 @@ class StatsLine:
             },
         )
 
+    def __neg__(self) -> StatsLine:
+        """The line that takes this one back out of a sum (a voided match, KORT_RULES §11)."""
+        return StatsLine(
+            -self.matches_played,
+            -self.matches_won,
+            -self.matches_lost,
+            -self.rounds_played,
+            -self.rounds_won,
+            -self.bavan_called,
+            -self.bavan_made,
+            {o: (-team, -opponents) for o, (team, opponents) in self.outcomes.items()},
+        )
+
 
 def round_stats(result: RoundResult, team: Team) -> StatsLine:
     """What one finished round adds to the statistics of a player of ``team`` (KORT_RULES §8).
@@ -498,3 +512,17 @@ def match_stats(results: Sequence[RoundResult], winner: Team, team: Team) -> Sta
     for result in results:
         line = line + round_stats(result, team)
     return line
+
+
+# --- Seasons (KORT_RULES §10) ----------------------------------------------------------------
+
+
+def season_reset_cups(cups: int, floor: int) -> int:
+    """A player's cups after the soft reset that opens a season (KORT_RULES §10): kept when
+    ``0 <= cups <= floor``, ``floor + (cups - floor) // 2`` above the floor, 0 when negative.
+    ``floor`` is the setting ``KORT_SEASON_RESET_FLOOR`` (T, at least 0)."""
+    if cups < 0:
+        return 0
+    if cups <= floor:
+        return cups
+    return floor + (cups - floor) // 2

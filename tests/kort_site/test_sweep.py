@@ -18,7 +18,7 @@ from tests.worker import broker_unreachable
 
 
 def test_beat_queues_the_sweep_every_sweep_period():
-    [entry] = settings.CELERY_BEAT_SCHEDULE.values()
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep"]
 
     assert celery_app.tasks[entry["task"]].name == "kort_site.sweep"
     assert entry["schedule"] == settings.KORT_SWEEP_SECONDS == 10

@@ -7,7 +7,6 @@ import logging
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import SimpleNamespace
 
 import pytest
 from django.db import transaction
@@ -28,8 +27,8 @@ from ranking.models import BoardCount, BoardTotal
 from ranking.selectors import board_count, board_page, leaderboard_around, player_rank, ranks_of
 from ranking.services import match_finalize, player_ban
 from tests.api_steps import ids_of, match_play, round_body
+from tests.concurrency import at_once
 from tests.ranking.ladders import SEASON, brute_board, brute_ranks, ladder_insert
-from tests.ranking.test_finalize import at_once
 
 
 def shown(rows) -> list[tuple[int, int]]:
@@ -252,7 +251,7 @@ def test_concurrent_finalizations_keep_the_counts(service, monkeypatch, counts):
     """Six matches finalized at once, three pairs sharing players and all sharing cup values:
     every count ends as the players give it, whether the season's counts were there or lost
     (then the first move rebuilds them while the others wait)."""
-    monkeypatch.setattr("matches.rounds.finalize_match", SimpleNamespace(delay=lambda _: None))
+    monkeypatch.setattr("matches.rounds.queue_on_commit", lambda *args, **kwargs: None)
     ids = [player_create(username=f"c{n}").pk for n in range(12)]
     kort = [round_body(0, 7, 0, "stop")]  # A +10, B -5
     tables = [ids[0:4], ids[4:8], ids[8:12], ids[1:5], ids[5:9], [ids[9], ids[10], ids[11], ids[0]]]

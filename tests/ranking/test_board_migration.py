@@ -18,6 +18,8 @@ BEFORE_THE_BOARD = {
     "players": "0002_player_table_and_content_type",
     "ranking": "0004_player_moved_to_players_app",
     "matches": "0008_seat_player_in_players_app",
+    "stats": "0002_playerstats_player_in_players_app",
+    "seasons": None,
 }
 
 

@@ -1,10 +1,7 @@
 """Finalization applies a match's cups and statistics exactly once (KORT_RULES §7), whether it
 runs again later or twice at the same moment."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from matches.models import Match
 from players.models import Player
@@ -13,6 +10,7 @@ from ranking.services import match_finalize
 from ranking.tasks import finalize_match
 from stats.models import PlayerStats
 from tests.api_steps import ids_of, match_play, match_read, round_body, team_cups
+from tests.concurrency import at_once
 
 
 def ladder_state(player_ids) -> dict:
@@ -64,32 +62,6 @@ def completed_only(monkeypatch):
     queued = []
     monkeypatch.setattr(finalize_match, "apply_async", lambda args: queued.extend(args))
     return queued
-
-
-def at_once(calls) -> list:
-    """Run each call in its own thread, all released together; each thread uses its own
-    database connection and closes it. Returns the calls' results in order."""
-    start = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-    errors = []
-
-    def run(index, call):
-        try:
-            start.wait()
-            results[index] = call()
-        except Exception as error:  # re-raised in the test's thread below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
-    return results
 
 
 @pytest.mark.postgres

@@ -153,7 +153,9 @@ def test_a_ledger_row_of_a_bot_is_reported_as_one_to_remove(history):
     robo = Player.objects.get(username="robo")
     first, _ = history["matches"]
     stamp = CupChange.objects.filter(match_id=first).first().created_at
-    CupChange.objects.create(match_id=first, player=robo, delta=3, created_at=stamp)
+    CupChange.objects.create(
+        match_id=first, player=robo, delta=3, cups_after=3, season=1, created_at=stamp
+    )
 
     assert rebuild_reports() == [
         f"ledger match {first}, player robo (id {robo.pk}): delta stored 3, recomputed none",

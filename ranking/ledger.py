@@ -1,0 +1,64 @@
+"""The one path by which a player's cup total changes (KORT_RULES §7, §10, §11): a finalized
+ranked match, the soft reset that opens a season, a void. Each change is a ledger row with the
+running total, and the players' totals, best totals and last cup change move with it, in the
+caller's transaction: the leaderboard's order changes here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+
+from matches.models import Match
+from players.models import Player
+from ranking.models import CupChange, CupKind
+from stats.services import season_cups_record, season_stats_open
+
+
+def players_locked(player_ids: Iterable[int]) -> list[Player]:
+    """The players' rows, locked in id order (so concurrent writers cannot deadlock) and read
+    once locked, so their totals are current."""
+    return list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
+
+
+def cups_move(
+    players: Sequence[Player],
+    deltas: Mapping[int, int],
+    *,
+    kind: CupKind,
+    season: int,
+    at: datetime,
+    match: Match | None = None,
+) -> None:
+    """Move each player's cups by ``deltas[player id]``: one ledger row each (``kind``, the
+    ``season`` it belongs to, the running total ``cups_after``, stamped ``at``), and the
+    player's ``cups``, ``best_cups`` and ``cups_changed_at`` (the leaderboard's tie-break).
+
+    ``players`` are rows locked by the caller (:func:`players_locked`). ``best_cups`` is the
+    highest total ever reached (§10): a change that lifts the total above it lifts it, and
+    nothing lowers it (a void is a new change, stamped now, not a rewrite of the past, §11).
+    A match's cups and a void also move the player's cups of ``season`` (statistics); a reset
+    opens its season with the new total, which that season's rows start from.
+    """
+    before = {player.pk: player.cups for player in players}
+    rows = []
+    for player in players:
+        player.cups += deltas[player.pk]
+        player.best_cups = max(player.best_cups, player.cups)
+        player.cups_changed_at = at
+        rows.append(
+            CupChange(
+                kind=kind,
+                match=match,
+                player=player,
+                season=season,
+                delta=deltas[player.pk],
+                cups_after=player.cups,
+                created_at=at,
+            )
+        )
+    CupChange.objects.bulk_create(rows)
+    Player.objects.bulk_update(players, ["cups", "best_cups", "cups_changed_at"], batch_size=1000)
+    if kind != CupKind.SEASON_RESET:
+        season_stats_open(season, before)
+        season_cups_record(season, {player.pk: player.cups for player in players})

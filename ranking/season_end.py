@@ -1,0 +1,293 @@
+"""The ladder's season end (KORT_RULES §10), done once for each season:
+
+1. the claim: the season goes from ``current`` to ``finalizing`` by a conditional update, so
+   of two runs (two beat ticks, two ``season_end`` commands) only one claims it;
+2. every completed match of the season is finalized (the run does it itself, idempotently,
+   for those whose task has not run yet);
+3. the final standings are frozen from the season's leaderboard, read in batches in its order;
+4. the soft reset: each human player whose total it changes gets a ``season_reset`` ledger
+   row of the next season, in batches by player id;
+5. the next season opens and the ended one is marked finalized.
+
+Steps 3 and 4 write bounded batches, each in its own transaction together with the progress
+(:class:`~ranking.models.SeasonEnd`), so a run stopped anywhere resumes after the last batch
+written; progress goes to the log (``ranking.season_end``). One run drives an end at a time:
+it holds a lease renewed with every batch, and a run that finds the lease held by another
+leaves the work to it (or, asked to wait, waits and takes over if that run stops).
+
+Nothing else changes cups meanwhile: a match completed after the end belongs to the next
+season and waits until it opens (``SeasonNotOpen``), and a void waits for the next season too.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from matches.kort.rules import season_reset_cups
+from matches.models import Match, MatchStatus
+from players.models import Player
+from ranking.ledger import cups_move
+from ranking.models import CupKind, SeasonEnd, SeasonEndStep, SeasonStanding
+from ranking.selectors import BoardKey, leaderboard_after
+from ranking.services import match_finalize
+from seasons.models import Season, SeasonStatus
+from seasons.selectors import current_season, season_get, seasons_due
+from seasons.services import season_next_open
+from stats.selectors import season_figures
+
+logger = logging.getLogger(__name__)
+
+BATCH = 5000
+"""Rows written per transaction while freezing the standings and resetting the cups."""
+LEASE = timedelta(minutes=2)
+"""How long a run's hold on a season end lasts without a batch: past it, another run may take
+over (the one that held it stopped)."""
+WAIT_SECONDS = 1.0
+"""How often a run that waits for another run's season end looks again."""
+
+
+class LeaseLost(Exception):
+    """Another run took the season end over; this run's batch is rolled back."""
+
+
+def season_claim(number: int, *, end_now: bool) -> bool:
+    """Start the end of season ``number``: ``current`` -> ``finalizing``, exactly once.
+
+    Without ``end_now`` only a season whose end has come is claimed; with it, the season ends
+    now (its end moves to now if it was later). Returns True if this call claimed it, False if
+    the season is not current (already claimed, or finalized) or not due. The time is taken
+    once the season's row is locked, after every match completing at that moment.
+    """
+    with transaction.atomic():
+        season = Season.objects.select_for_update().filter(number=number).first()
+        now = timezone.now()
+        if season is None or season.status != SeasonStatus.CURRENT:
+            return False
+        if season.ends_at > now and not end_now:
+            return False
+        ends_at = min(season.ends_at, now)
+        claimed = Season.objects.filter(number=number, status=SeasonStatus.CURRENT).update(
+            status=SeasonStatus.FINALIZING, ends_at=ends_at
+        )
+        if not claimed:
+            return False
+        SeasonEnd.objects.create(
+            season_id=number, reset_floor=settings.KORT_SEASON_RESET_FLOOR, started_at=now
+        )
+    logger.info(
+        "season %s: end claimed (ended %s; reset floor %s)",
+        number,
+        ends_at.isoformat(),
+        settings.KORT_SEASON_RESET_FLOOR,
+    )
+    return True
+
+
+def season_end_run(number: int) -> bool:
+    """Drive the end of season ``number`` to its finish, batch by batch. Returns True once the
+    season is finalized, False if another run holds its end (the work is left to it).
+
+    Raises:
+        ValueError: the season's end has not been claimed (:func:`season_claim`).
+    """
+    if not SeasonEnd.objects.filter(season_id=number).exists():
+        raise ValueError(f"the end of season {number} has not been claimed")
+    runner = uuid.uuid4().hex
+    steps = {
+        SeasonEndStep.MATCHES: _matches_finalize,
+        SeasonEndStep.STANDINGS: _standings_freeze,
+        SeasonEndStep.RESET: _cups_reset,
+        SeasonEndStep.OPEN: _next_open,
+    }
+    while True:
+        step = _lease_take(number, runner)
+        if step is None:
+            return Season.objects.get(number=number).status == SeasonStatus.FINALIZED
+        try:
+            steps[SeasonEndStep(step)](number, runner)
+        except LeaseLost:
+            logger.info("season %s: another run took the end over", number)
+            return False
+
+
+def season_end_wait(number: int) -> None:
+    """Drive the end of season ``number`` (claimed), or wait while another run drives it, and
+    take it over if that run stops; returns once the season is finalized."""
+    while not season_end_run(number):
+        time.sleep(WAIT_SECONDS)
+
+
+def season_end(number: int | None = None) -> bool:
+    """End season ``number`` (default: the current season) now, by the same path as the
+    scheduled end, and return once it is finalized: True if this call ended it, False if it
+    was already finalizing or finalized (then this call waits for that and ends no other).
+
+    Raises:
+        NotFound: there is no season ``number``.
+    """
+    season = current_season() if number is None else season_get(number)
+    claimed = season_claim(season.number, end_now=True)
+    season_end_wait(season.number)
+    return claimed
+
+
+def end_due_seasons(*, wait: bool = False) -> list[int]:
+    """End every season whose end has come (KORT_RULES §10), oldest first, and resume a
+    stopped end: what Celery beat runs every ``KORT_SEASON_CHECK_SECONDS``. A season opened
+    already past its end (the service was down a whole month) is ended in turn. Returns the
+    numbers of the seasons it saw finalized, by itself or by a run it waited for. Without
+    ``wait``, it stops at a season end that another run is driving; with it, it waits for it.
+    """
+    finalized: list[int] = []
+    while due := seasons_due():
+        season = due[0]
+        season_claim(season.number, end_now=False)
+        if wait:
+            season_end_wait(season.number)
+        elif not season_end_run(season.number):
+            break
+        finalized.append(season.number)
+    return finalized
+
+
+# --- the steps; each call writes one batch (or moves to the next step) ---------------------
+
+
+def _lease_take(number: int, runner: str) -> str | None:
+    """Take or renew the lease on the season's end; its current step, or None when the end is
+    done or another run holds a lease that has not run out."""
+    now = timezone.now()
+    free = Q(runner=runner) | Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    held = (
+        SeasonEnd.objects.filter(free, season_id=number)
+        .exclude(step=SeasonEndStep.DONE)
+        .update(runner=runner, lease_until=now + LEASE)
+    )
+    if not held:
+        return None
+    return SeasonEnd.objects.values_list("step", flat=True).get(season_id=number)
+
+
+def _progress_locked(number: int, runner: str) -> SeasonEnd:
+    """The season end's progress row, locked for the batch; raises LeaseLost if another run
+    holds it now."""
+    end = SeasonEnd.objects.select_for_update().get(season_id=number)
+    if end.runner != runner:
+        raise LeaseLost
+    return end
+
+
+def _advance(end: SeasonEnd, **changes) -> None:
+    """Save the batch's progress with the batch and renew the lease."""
+    end.batches += 1
+    end.lease_until = timezone.now() + LEASE
+    for name, value in changes.items():
+        setattr(end, name, value)
+    end.save()
+
+
+def _matches_finalize(number: int, runner: str) -> None:
+    """Step 2: finalize the season's completed matches still waiting for their task, a batch
+    at a time (each match in its own transaction); then move on to the standings."""
+    pending = Match.objects.filter(season=number, status=MatchStatus.COMPLETED).order_by("pk")
+    batch = list(pending.values_list("pk", flat=True)[:BATCH])
+    finalized = sum(match_finalize(match_id) for match_id in batch)
+    with transaction.atomic():
+        end = _progress_locked(number, runner)
+        if batch:
+            _advance(end)
+            logger.info("season %s: %s pending match(es) finalized", number, finalized)
+        else:
+            _advance(end, step=SeasonEndStep.STANDINGS, cursor=None)
+
+
+def _standings_freeze(number: int, runner: str) -> None:
+    """Step 3: freeze the next batch of the season's leaderboard (still the current board)
+    with each player's final rank, cups, best cups and ranked matches of the season."""
+    with transaction.atomic():
+        end = _progress_locked(number, runner)
+        after = None if end.cursor is None else _board_key(end.cursor)
+        players = leaderboard_after(after, BATCH)
+        figures = season_figures(number, [player.pk for player in players])
+        SeasonStanding.objects.bulk_create(
+            SeasonStanding(
+                season_id=number,
+                player=player,
+                rank=rank,
+                cups=player.cups,
+                best_cups=figures[player.pk].best_cups,
+                matches_played=figures[player.pk].ranked_played,
+                matches_won=figures[player.pk].ranked_won,
+            )
+            for rank, player in enumerate(players, start=end.standings + 1)
+        )
+        frozen = end.standings + len(players)
+        if len(players) == BATCH:
+            _advance(end, standings=frozen, cursor=_cursor(BoardKey.of(players[-1])))
+        else:
+            _advance(end, standings=frozen, step=SeasonEndStep.RESET, cursor=None)
+    logger.info("season %s: standings frozen through rank %s", number, frozen)
+
+
+def _cups_reset(number: int, runner: str) -> None:
+    """Step 4: the soft reset of the next batch of human players (by id) whose total it
+    changes: a ``season_reset`` row of the next season each (§10)."""
+    with transaction.atomic():
+        end = _progress_locked(number, runner)
+        floor = end.reset_floor
+        changed = Q(cups__lt=0) | Q(cups__gt=floor)
+        query = Player.objects.filter(changed, is_bot=False, pk__gt=end.cursor or 0)
+        players = list(query.select_for_update().order_by("pk")[:BATCH])
+        deltas = {
+            player.pk: season_reset_cups(player.cups, floor) - player.cups for player in players
+        }
+        cups_move(players, deltas, kind=CupKind.SEASON_RESET, season=number + 1, at=timezone.now())
+        if len(players) == BATCH:
+            _advance(end, cursor=players[-1].pk)
+        else:
+            _advance(end, step=SeasonEndStep.OPEN, cursor=None)
+    logger.info(
+        "season %s: %s player(s) reset, through player id %s",
+        number,
+        len(players),
+        players[-1].pk if players else end.cursor,
+    )
+
+
+def _next_open(number: int, runner: str) -> None:
+    """Step 5: open the next season and mark this one finalized."""
+    with transaction.atomic():
+        end = _progress_locked(number, runner)
+        season = Season.objects.select_for_update().get(number=number)
+        now = timezone.now()
+        opened = season_next_open(season, now)
+        _advance(end, step=SeasonEndStep.DONE, finished_at=now, runner="", lease_until=None)
+    logger.info(
+        "season %s finalized (%s standing(s)); season %s open until %s",
+        number,
+        end.standings,
+        opened.number,
+        opened.ends_at.isoformat(),
+    )
+
+
+def _cursor(key: BoardKey) -> dict:
+    changed_at = key.cups_changed_at.isoformat() if key.cups_changed_at else None
+    return {"cups": key.cups, "cups_changed_at": changed_at, "id": key.id}
+
+
+def _board_key(cursor: dict) -> BoardKey:
+    changed_at = cursor["cups_changed_at"]
+    return BoardKey(
+        cursor["cups"],
+        None if changed_at is None else datetime.fromisoformat(changed_at),
+        cursor["id"],
+    )

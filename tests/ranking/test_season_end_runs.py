@@ -1,0 +1,303 @@
+"""How a season end runs (KORT_RULES §10): exactly once, whoever starts it and however often;
+after the season's pending matches; before any match of the next season; in batches, so a run
+stopped half-way resumes where it stopped."""
+
+import logging
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from matches.models import Match
+from players.models import Player
+from ranking import season_end as season_end_module
+from ranking import tasks
+from ranking.models import CupChange, SeasonEnd, SeasonStanding
+from ranking.season_end import end_due_seasons
+from ranking.services import SeasonNotOpen, match_finalize, match_void
+from seasons.models import Season
+from seasons.selectors import seasons_due
+from tests.api_steps import match_play, match_read, player_read, round_body
+from tests.concurrency import at_once
+from tests.ranking.season_steps import SEASON_ONE, SEASONS, board, season_end, season_one_play
+
+
+@pytest.fixture
+def ladder(service):
+    return season_one_play(service)
+
+
+def four(ladder, *names) -> list[int]:
+    return [ladder[name] for name in names or ("amir", "bita", "cyrus", "dara")]
+
+
+def frozen_standings() -> list[tuple]:
+    return list(
+        SeasonStanding.objects.filter(season=1)
+        .order_by("rank")
+        .values_list("rank", "player__username", "cups", "best_cups", "matches_played")
+    )
+
+
+EXPECTED_STANDINGS = [
+    (rank, name, cups, best, played)
+    for rank, (name, (cups, best, played, _)) in enumerate(SEASON_ONE.items(), start=1)
+]
+
+
+def test_a_due_end_is_done_before_the_next_ranked_match_is_finalized(service, api, ladder):
+    """The embedded default has no beat: the match completed after the end waits for it."""
+    past_the_end = Season.objects.get(number=1).ends_at + timedelta(hours=1)
+
+    with time_machine.travel(past_the_end):
+        match_id = match_play(service, four(ladder), [round_body(0, 7, 0, "stop")])
+
+    match = match_read(api, match_id)
+    assert (match["status"], match["season"]) == ("finalized", 2)
+    assert api.get(f"{SEASONS}1/").data["status"] == "finalized"
+    assert frozen_standings() == EXPECTED_STANDINGS
+    # amir: 14, reset to 7 in season 2, then the Kort's +10.
+    ledger = api.get(f"/api/v1/players/{ladder['amir']}/cups/").data["results"]
+    assert [(row["kind"], row["delta"], row["cups_after"]) for row in ledger[:2]] == [
+        ("match", 10, 17),
+        ("season_reset", -7, 7),
+    ]
+
+
+def test_a_match_completed_after_the_end_waits_for_the_next_season(service, ladder):
+    past_the_end = Season.objects.get(number=1).ends_at + timedelta(hours=1)
+    with time_machine.travel(past_the_end), pytest.MonkeyPatch.context() as patch:
+        patch.setattr("matches.rounds.queue_on_commit", lambda *args, **kwargs: None)
+        match_id = match_play(service, four(ladder), [round_body(0, 7, 0, "stop")])
+        ledger = CupChange.objects.count()
+
+        with pytest.raises(SeasonNotOpen):
+            match_finalize(match_id)
+        requeued = []
+        patch.setattr(tasks.finalize_match, "apply_async", lambda *a, **kw: requeued.append(kw))
+        assert tasks.finalize_match.run(match_id) is False  # as a worker runs it
+
+        assert requeued == [{"countdown": 60}]
+        assert Match.objects.get(pk=match_id).status == "completed"
+        assert CupChange.objects.count() == ledger
+        assert [season.number for season in seasons_due()] == [1]
+
+        assert end_due_seasons() == [1]
+        assert match_finalize(match_id) is True
+    assert Match.objects.get(pk=match_id).season == 2
+
+
+def test_the_end_finalizes_the_seasons_matches_whose_task_has_not_run(service, api, ladder):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("matches.rounds.queue_on_commit", lambda *args, **kwargs: None)
+        seats = four(ladder, "jaleh", "amir", "bita", "cyrus")
+        # A's Kort: jaleh 0 + 10, bita -18 + 10; amir 14 - 5, cyrus 10 - 5.
+        match_id = match_play(service, seats, [round_body(0, 7, 0, "stop")])
+    assert match_read(api, match_id)["status"] == "completed"
+
+    season_end()
+
+    assert match_read(api, match_id)["status"] == "finalized"
+    ranks = [name for _, name, *_ in frozen_standings()]
+    assert ranks == [
+        "elham", "farid", "jaleh", "amir", "gita", "iman", "cyrus", "hamid", "bita", "dara"
+    ]  # fmt: skip
+
+
+def test_a_void_waits_while_the_end_runs(ladder, monkeypatch):
+    match_id = Match.objects.filter(mode="ranked").order_by("pk").values_list("pk", flat=True)[0]
+    monkeypatch.setattr(season_end_module, "BATCH", 2)
+    monkeypatch.setattr(season_end_module, "season_figures", stopping_after(1))
+    with pytest.raises(Stopped):
+        season_end()
+
+    with pytest.raises(Exception, match="the end of season 1 is running"):
+        match_void(match_id, "a broken table")
+    assert Match.objects.get(pk=match_id).status == "finalized"
+
+
+# --- stopped runs resume --------------------------------------------------------------------
+
+
+class Stopped(Exception):
+    """The run is stopped here, as a killed worker would be."""
+
+
+def stopping_after(calls: int):
+    """A stand-in for ``season_figures`` that answers ``calls`` times, then stops the run."""
+    real = season_end_module.season_figures
+    made = []
+
+    def figures(*args):
+        made.append(args)
+        if len(made) > calls:
+            raise Stopped
+        return real(*args)
+
+    return figures
+
+
+def lease_runs_out():
+    SeasonEnd.objects.update(lease_until=timezone.now() - timedelta(seconds=1))
+
+
+def test_a_run_stopped_while_freezing_resumes_where_it_stopped(api, ladder, monkeypatch, caplog):
+    monkeypatch.setattr(season_end_module, "BATCH", 2)
+    monkeypatch.setattr(season_end_module, "season_figures", stopping_after(2))
+    caplog.set_level(logging.INFO, logger="ranking.season_end")
+
+    with pytest.raises(Stopped):
+        season_end()
+
+    assert frozen_standings() == EXPECTED_STANDINGS[:4]
+    assert "season 1: standings frozen through rank 4" in caplog.text
+    assert api.get(f"{SEASONS}current/").data["status"] == "finalizing"
+    assert [season.number for season in seasons_due()] == [1]
+    assert SeasonEnd.objects.get().step == "standings"
+
+    monkeypatch.undo()
+    monkeypatch.setattr(season_end_module, "BATCH", 2)
+    lease_runs_out()
+    assert "was already ending; that end is done now" in season_end("--season", "1")
+
+    assert frozen_standings() == EXPECTED_STANDINGS
+    assert CupChange.objects.filter(kind="season_reset").count() == 9
+    assert api.get(f"{SEASONS}1/").data["status"] == "finalized"
+
+
+def test_a_run_stopped_while_resetting_resets_each_player_once(api, ladder, monkeypatch):
+    before = dict(Player.objects.values_list("username", "cups"))
+    moves = []
+    real_move = season_end_module.cups_move
+
+    def cups_move(*args, **kwargs):
+        moves.append(args)
+        if len(moves) == 3:
+            raise Stopped
+        real_move(*args, **kwargs)
+
+    monkeypatch.setattr(season_end_module, "BATCH", 2)
+    monkeypatch.setattr(season_end_module, "cups_move", cups_move)
+    with pytest.raises(Stopped):
+        season_end()
+    assert CupChange.objects.filter(kind="season_reset").count() == 4
+    assert SeasonEnd.objects.get().step == "reset"
+
+    monkeypatch.setattr(season_end_module, "cups_move", real_move)
+    lease_runs_out()
+    assert end_due_seasons() == [1]
+
+    assert CupChange.objects.filter(kind="season_reset").count() == 9
+    after = dict(Player.objects.values_list("username", "cups"))
+    assert after == {name: max(cups, 0) // 2 for name, cups in before.items()}
+    assert frozen_standings() == EXPECTED_STANDINGS
+
+
+def test_a_run_leaves_an_end_another_run_holds(ladder, monkeypatch):
+    monkeypatch.setattr(season_end_module, "BATCH", 2)
+    monkeypatch.setattr(season_end_module, "season_figures", stopping_after(1))
+    with pytest.raises(Stopped):
+        season_end()
+    monkeypatch.undo()
+
+    assert end_due_seasons() == []  # the stopped run's lease has not run out
+    assert SeasonEnd.objects.get().step == "standings"
+    lease_runs_out()
+    assert end_due_seasons() == [1]
+    assert frozen_standings() == EXPECTED_STANDINGS
+
+
+def test_a_season_opened_past_its_end_is_ended_in_turn(service, ladder):
+    """The service down for more than a month: the next season is over when it opens."""
+    two_months_on = Season.objects.get(number=1).ends_at + timedelta(days=40)
+
+    with time_machine.travel(two_months_on):
+        assert end_due_seasons() == [1, 2]
+        match_id = match_play(service, four(ladder), [round_body(0, 7, 0, "stop")])
+
+    assert Match.objects.get(pk=match_id).season == 3
+    assert Season.objects.get(number=3).status == "current"
+    # amir 14 -> 7 -> 3, then +10.
+    assert Player.objects.get(username="amir").cups == 13
+
+
+# --- at once, on PostgreSQL -----------------------------------------------------------------
+
+
+def ended_once(api):
+    assert frozen_standings() == EXPECTED_STANDINGS
+    assert CupChange.objects.filter(kind="season_reset").count() == 9
+    assert list(Season.objects.order_by("number").values_list("number", "status")) == [
+        (1, "finalized"),
+        (2, "current"),
+    ]
+    assert board(api) == []
+    assert player_read(api, Player.objects.get(username="elham").pk)["cups"] == 11
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_season_end_runs_at_once_end_it_once(api, ladder):
+    results = at_once([lambda: season_end_module.season_end(1)] * 2)
+
+    assert sorted(results) == [False, True]
+    ended_once(api)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_beat_ticks_at_once_end_it_once(api, ladder, monkeypatch):
+    monkeypatch.setattr(season_end_module, "BATCH", 2)
+    Season.objects.filter(number=1).update(
+        starts_at=timezone.now() - timedelta(days=2), ends_at=timezone.now() - timedelta(days=1)
+    )
+
+    results = at_once([end_due_seasons] * 3)
+
+    assert [1] in results
+    assert all(result in ([], [1]) for result in results)
+    for _ in range(100):  # a tick that found the end held by another left it to that one
+        if not seasons_due():
+            break
+        end_due_seasons(wait=True)
+    ended_once(api)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_matches_completing_at_the_end_belong_to_one_side_of_it(service, api, ladder, monkeypatch):
+    """A match completed while the end is claimed: in season 1, finalized by the end, or in
+    season 2, finalized after it; never left behind. (The threads only queue finalization:
+    in-process tasks are not meant to run in several threads at once.)"""
+    queued = []
+    monkeypatch.setattr(
+        "matches.rounds.queue_on_commit", lambda task, match_id, **kwargs: queued.append(match_id)
+    )
+    seats = [four(ladder), four(ladder, "elham", "farid", "gita", "hamid")]
+    starts = [
+        service.post("/api/v1/matches/", {"mode": "ranked", "seats": s}).data["id"] for s in seats
+    ]
+
+    def complete(match_id):
+        return lambda: (
+            service.post(
+                f"/api/v1/matches/{match_id}/rounds/", {"number": 1, **round_body(0, 7, 0, "stop")}
+            ).status_code
+        )
+
+    results = at_once(
+        [complete(starts[0]), lambda: season_end_module.season_end(1), complete(starts[1])]
+    )
+    for match_id in queued:
+        tasks.finalize_match.delay(match_id)
+
+    assert results[0] == results[2] == 201
+    assert sorted(queued) == sorted(starts)
+    for match_id in starts:
+        match = match_read(api, match_id)
+        assert match["status"] == "finalized"
+        first_seat = Player.objects.get(pk=match["seats"][0])
+        in_standings = SeasonStanding.objects.get(season=1, player=first_seat).matches_played
+        played_before = SEASON_ONE[first_seat.username][2]
+        assert in_standings == played_before + (match["season"] == 1)
