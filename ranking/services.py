@@ -14,14 +14,17 @@ rows in id order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.db import transaction
 from django.utils import timezone
 
 from domain.errors import Conflict, NotFound, RuleError
+from matches.kort.rules import StatsLine
 from matches.models import Match, MatchStatus
 from players.models import Player
 from ranking.board import board_move, current_season_number, is_on_board
-from ranking.effects import match_effect
+from ranking.effects import PlayerEffect, match_effect
 from ranking.ledger import cups_move, players_locked
 from ranking.models import CupChange, CupKind
 from seasons.models import Season, SeasonStatus
@@ -72,8 +75,8 @@ def match_finalize(match_id: int) -> bool:
             cups_move(players, deltas, kind=CupKind.MATCH, season=season, at=now, match=match)
             # A finalized ranked match puts its human players on its season's board (§10).
             _board_follow(board, players, on_board={player.pk for player in players})
-        for player_id, effect in effects.items():
-            stats_add([player_id], effect.stats, season=season, ranked=match.is_ranked)
+        for line, player_ids in _by_stats_line(effects):
+            stats_add(player_ids, line, season=season, ranked=match.is_ranked)
         Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
 
@@ -110,6 +113,19 @@ def _board_follow(before: _BoardBefore, players: list[Player], on_board: set[int
         after = player.cups if is_on_board(player, season) else None
         moves.append((before.cups[player.pk], after))
     board_move(season, moves)
+
+
+def _by_stats_line(effects: Mapping[int, PlayerEffect]) -> list[tuple[StatsLine, list[int]]]:
+    """The players of each statistics line (a team's, KORT_RULES §8): the statistics of a
+    match are added a team at a time, in a fixed number of statements whatever the players."""
+    teams: list[tuple[StatsLine, list[int]]] = []
+    for player_id, effect in effects.items():
+        same = next((ids for line, ids in teams if line == effect.stats), None)
+        if same is None:
+            teams.append((effect.stats, [player_id]))
+        else:
+            same.append(player_id)
+    return teams
 
 
 def _season_of(match: Match) -> int:
@@ -163,8 +179,8 @@ def match_void(match_id: int, reason: str) -> Match:
         board = _board_before(moved)
         if deltas:
             cups_move(moved, deltas, kind=CupKind.VOID, season=season.number, at=now, match=match)
-        for player_id, effect in effects.items():
-            stats_add([player_id], -effect.stats, season=_season_of(match), ranked=match.is_ranked)
+        for line, player_ids in _by_stats_line(effects):
+            stats_add(player_ids, -line, season=_season_of(match), ranked=match.is_ranked)
         if moved:
             # A player stays on the current board while a ranked match of the season still
             # counts for them (§10, §11).

@@ -3,7 +3,7 @@ and for its season (§10), or take a voided one back out (§11); and the season'
 
 from collections.abc import Iterable, Mapping
 
-from django.db.models import F, Value
+from django.db.models import Case, F, Value, When
 from django.db.models.functions import Greatest
 
 from matches.kort.rules import StatsLine
@@ -58,7 +58,10 @@ def season_cups_record(season: int, totals: Mapping[int, int]) -> None:
     """After a cup change in ``season`` (a match or a void; rows open): each player's season
     ``cups`` become their new total ``totals[player id]`` and ``best_cups`` the higher of the
     two (§10)."""
-    for pid, total in sorted(totals.items()):
-        SeasonStats.objects.filter(player_id=pid, season=season).update(
-            cups=total, best_cups=Greatest(F("best_cups"), Value(total))
-        )
+    if not totals:
+        return
+    # One statement whatever the players: each row's new total picked by its player.
+    total = Case(*(When(player_id=pid, then=Value(n)) for pid, n in sorted(totals.items())))
+    SeasonStats.objects.filter(player_id__in=totals, season=season).update(
+        cups=total, best_cups=Greatest(F("best_cups"), total)
+    )

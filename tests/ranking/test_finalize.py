@@ -2,14 +2,17 @@
 runs again later or twice at the same moment."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from matches.models import Match
 from players.models import Player
+from players.services import player_create
 from ranking.models import CupChange
 from ranking.services import match_finalize
 from ranking.tasks import finalize_match
 from stats.models import PlayerStats
-from tests.api_steps import ids_of, match_play, match_read, round_body, team_cups
+from tests.api_steps import ids_of, match_play, match_read, match_start, round_body, team_cups
 from tests.concurrency import at_once
 
 
@@ -105,3 +108,30 @@ def test_two_matches_of_the_same_players_finalized_at_once(service, cast, comple
     assert best[bita] == best[dara]
     assert {best[amir], best[bita]} == {5, 10}
     assert set(PlayerStats.objects.values_list("matches_played", "matches_won")) == {(2, 1)}
+
+
+def test_finalization_costs_the_same_statements_whatever_the_players(service, cast, monkeypatch):
+    """A ranked match's finalization is a fixed number of statements: the players' cups in
+    one update, their statistics a team at a time (no statement per player)."""
+    monkeypatch.setattr("matches.rounds.queue_on_commit", lambda *args, **kwargs: None)
+    bot = player_create(username="bot-seat", is_bot=True)
+    counts = []
+    for seats in (ids_of(cast), [cast[0].id, cast[1].id, cast[2].id, bot.id]):
+        match_id = match_start(service, seats)
+        body = {"number": 1, **round_body(0, 7, 0, "stop")}
+        assert service.client.post(f"/api/v1/matches/{match_id}/rounds/", body).status_code == 201
+        with CaptureQueriesContext(connection) as captured:
+            assert match_finalize(match_id)
+        counts.append(
+            len(
+                [
+                    q
+                    for q in captured.captured_queries
+                    if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
+                ]
+            )
+        )
+
+    # Four humans, then three humans and a bot: the same statements (the second match's
+    # board already has its counts, so it costs no more than the first).
+    assert counts[1] <= counts[0] <= 30, counts
