@@ -95,7 +95,9 @@ def recorded_round(rng: random.Random, trump_seat: int) -> dict:
 def round_result(report: dict) -> RoundResult:
     """What a round report counts for: from its record when it has one (KORT_RULES §2)."""
     if "play" in report:
-        return replay_record(report["play"], report["trump_seat"], report.get("bavan")).outcome
+        outcome = replay_record(report["play"], report["trump_seat"], report.get("bavan")).outcome
+        assert outcome is not None  # a demo round is played to its end
+        return outcome
     return round_outcome(report["trump_seat"], report["tricks"], report.get("bavan"))
 
 
@@ -168,7 +170,9 @@ def _demo_service_key() -> tuple[APIKey, str | None]:
     existing = APIKey.objects.filter(name=DEMO_KEY_NAME).order_by("created").first()
     if existing is not None:
         return existing, None
-    return APIKey.objects.create_key(name=DEMO_KEY_NAME)
+    created, key = APIKey.objects.create_key(name=DEMO_KEY_NAME)
+    assert isinstance(created, APIKey)
+    return created, key
 
 
 def _demo_players(names, *, is_bot: bool) -> tuple[list[Player], int]:

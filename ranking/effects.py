@@ -31,6 +31,7 @@ def match_effect(match: Match) -> dict[int, PlayerEffect]:
     ``seats__player``) to read many matches without a query per match.
     """
     results = [r.result for r in sorted(match.rounds.all(), key=lambda r: r.number)]
+    assert match.winner is not None  # a completed match has its winner (winner_iff_match_over)
     winner = Team(match.winner)
     cups = match_cups(results, winner, match.wins) if match.is_ranked else None
     lines = {team: match_stats(results, winner, team) for team in Team}

@@ -262,7 +262,7 @@ class LedgerEntry:
     at: datetime
     delta: int
     cups_after: int
-    match_id: int
+    match_id: int | None
 
 
 def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
@@ -270,12 +270,10 @@ def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
     player's cups are the sum of their ledger (§7), so each ``cups_after`` is counted back
     from ``player.cups``: one query of ``limit`` rows, however long the ledger."""
     changes = CupChange.objects.filter(player=player).order_by("-created_at", "-id")[:limit]
-    entries = []
-    cups_after = player.cups
-    for change in changes:
-        entries.append(LedgerEntry(change.created_at, change.delta, cups_after, change.match_id))
-        cups_after -= change.delta
-    return entries
+    return [
+        LedgerEntry(change.created_at, change.delta, change.cups_after, change.match_id)
+        for change in changes
+    ]
 
 
 # --- seasons ------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ def test_the_match_page_shows_seats_rounds_and_cup_changes(staff, finalized_rank
 
 def test_the_ledger_and_statistics_are_read_only(staff, finalized_ranked):
     change = CupChange.objects.filter(match=finalized_ranked).first()
+    assert change is not None
     assert staff.get(LEDGER).status_code == 200
     assert staff.get(f"{LEDGER}add/").status_code == 403
     assert staff.get(f"{LEDGER}{change.pk}/delete/").status_code == 403

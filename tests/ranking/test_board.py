@@ -45,7 +45,7 @@ def fallbacks() -> Iterator[list[logging.LogRecord]]:
     """The warnings of reads that did not trust the counts and counted players instead."""
     records: list[logging.LogRecord] = []
     handler = logging.Handler(logging.WARNING)
-    handler.emit = records.append  # type: ignore[method-assign]
+    handler.emit = records.append  # type: ignore[assignment]  # a list's append as the emitter
     logger = logging.getLogger("ranking.selectors")
     logger.addHandler(handler)
     try:
@@ -79,6 +79,7 @@ def _reads_agree(rng: random.Random) -> None:
     for player in brute_board():
         radius = rng.randint(0, 4)
         rank = expected[player.pk]
+        assert rank is not None
         start = max(0, rank - 1 - radius)
         rows = leaderboard_around(player, radius)
         assert shown(rows) == brute_rows(start, rank + radius - start)

@@ -152,7 +152,9 @@ def test_corrupted_ledger_rows_are_reported_then_restored(history):
 def test_a_ledger_row_of_a_bot_is_reported_as_one_to_remove(history):
     robo = Player.objects.get(username="robo")
     first, _ = history["matches"]
-    stamp = CupChange.objects.filter(match_id=first).first().created_at
+    change = CupChange.objects.filter(match_id=first).first()
+    assert change is not None
+    stamp = change.created_at
     CupChange.objects.create(
         match_id=first, player=robo, delta=3, cups_after=3, season=1, created_at=stamp
     )

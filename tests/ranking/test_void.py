@@ -147,7 +147,9 @@ def test_an_unknown_or_unfinalized_match_is_refused(service, ladder, monkeypatch
         with pytest.raises(CommandError, match=why):
             void_match(match_id, "--reason", "a broken table")
     with pytest.raises(CommandError, match="a void needs a reason"):
-        void_match(Match.objects.filter(status="finalized").first().pk, "--reason", "  ")
+        finalized = Match.objects.filter(status="finalized").first()
+        assert finalized is not None
+        void_match(finalized.pk, "--reason", "  ")
 
     assert stored() == before
 
