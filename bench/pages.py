@@ -30,14 +30,17 @@ import time
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
-# The bench's own database, tasks in-process, debug off; a vote that stays open while timed.
+# The bench's own database, tasks in-process, debug off, no request rates (the API's reads are
+# requested thousands of times a minute); a vote that stays open while timed.
 _WORKDIR = tempfile.TemporaryDirectory(prefix="kort-bench-pages-")
 if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(_WORKDIR.name) / 'bench.sqlite3'}"
 os.environ.pop("CELERY_BROKER_URL", None)
 os.environ["DJANGO_DEBUG"] = "false"
 os.environ["KORT_BAVAN_VOTE_SECONDS"] = "3600"
+os.environ["KORT_THROTTLE_ANON"] = "none"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kort_site.settings")
 
 import django  # noqa: E402
@@ -47,14 +50,17 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
+from rest_framework.settings import api_settings  # noqa: E402
 from rest_framework_api_key.models import APIKey  # noqa: E402
 
 from matches.kort.rules import Mode  # noqa: E402
 from matches.models import Match  # noqa: E402
 from matches.reports import RoundReport  # noqa: E402
 from matches.services import match_create, round_report  # noqa: E402
+from pages.views import HISTORY_PAGE_SIZE  # noqa: E402
 from players.models import Player  # noqa: E402
 from players.services import player_create  # noqa: E402
+from ranking.board import board_build, current_season_number  # noqa: E402
 from ranking.demo import random_match_rounds  # noqa: E402
 from ranking.selectors import leaderboard_queryset, player_rank  # noqa: E402
 from stats.models import PlayerStats  # noqa: E402
@@ -87,8 +93,10 @@ def throwaway_database():
 
 
 def bulk_players(rng: random.Random) -> None:
-    """Players on the leaderboard, written in bulk with their empty statistics."""
+    """Players on the current season's leaderboard, written in bulk with their empty
+    statistics, and the board's counts built from them."""
     start = datetime(2026, 1, 1, tzinfo=UTC)
+    season = current_season_number()
     players = []
     for n in range(BULK_PLAYERS):
         cups = rng.randint(-40, 400)
@@ -99,6 +107,7 @@ def bulk_players(rng: random.Random) -> None:
                 cups=cups,
                 best_cups=max(cups, 0) + rng.randint(0, 30),
                 cups_changed_at=start + timedelta(seconds=rng.randrange(10**7)),
+                board_season=season,
             )
         )
     Player.objects.bulk_create(players, batch_size=1000)
@@ -109,6 +118,7 @@ def bulk_players(rng: random.Random) -> None:
         ],
         batch_size=1000,
     )
+    board_build(season)
 
 
 def star_matches(rng: random.Random) -> tuple[Player, int]:
@@ -167,7 +177,19 @@ def medians_ms(client: Client, paths: list[str]) -> list[float]:
     return [statistics.median(taken) for taken in times]
 
 
-def pages_and_reads(star: Player, longest: int, voting: int) -> dict[str, tuple[str, list[str]]]:
+def history_cursor(client: Client, path: str, query: str, pages: int) -> str:
+    """The cursor that the API's history ``path`` with ``query`` gives after ``pages`` pages of
+    ``HISTORY_PAGE_SIZE`` matches, through its ``next`` links: the player's page and the API
+    read the history from the same place with it."""
+    link = f"{path}?{query}&page_size={HISTORY_PAGE_SIZE}"
+    for _ in range(pages):
+        link = client.get(link).json()["next"]
+    return parse_qs(urlsplit(link).query)["cursor"][0]
+
+
+def pages_and_reads(
+    client: Client, star: Player, longest: int, voting: int
+) -> dict[str, tuple[str, list[str]]]:
     """Each page and the API reads it is built on."""
     deep_offset = (leaderboard_queryset().count() // 2 // LEADERBOARD_ROWS) * LEADERBOARD_ROWS
     middle = leaderboard_queryset()[deep_offset + 7]
@@ -176,7 +198,14 @@ def pages_and_reads(star: Player, longest: int, voting: int) -> dict[str, tuple[
     found_offset = (rank - 1) // LEADERBOARD_ROWS * LEADERBOARD_ROWS
     board = f"/api/v1/leaderboard/?limit={LEADERBOARD_ROWS}"
     player = f"/api/v1/players/{star.pk}/"
-    filtered = "mode=ranked&result=won&page=2"
+    history = f"{player}matches/"
+    won = "mode=ranked&result=won"
+    filtered = f"{won}&cursor={history_cursor(client, history, won, 1)}"
+    # deep in the history, where the API's page of the same cursor is still a whole one
+    api_page = api_settings.PAGE_SIZE
+    assert api_page is not None  # the API pages its lists (settings.REST_FRAMEWORK)
+    deep_pages = (STAR_RANKED + STAR_ROOM - api_page) // HISTORY_PAGE_SIZE
+    deep = f"cursor={history_cursor(client, history, '', deep_pages)}"
     return {
         "leaderboard": ("/en/", [f"{board}&offset=0"]),
         "leaderboard-deep": (
@@ -187,10 +216,14 @@ def pages_and_reads(star: Player, longest: int, voting: int) -> dict[str, tuple[
             f"/en/?q={middle.username}",
             [f"/api/v1/leaderboard/around/{middle.pk}/?radius=0", f"{board}&offset={found_offset}"],
         ),
-        "player": (f"/en/players/{star.pk}/", [player, f"{player}stats/", f"{player}matches/"]),
+        "player": (f"/en/players/{star.pk}/", [player, f"{player}stats/", history]),
         "player-filtered": (
             f"/ru/players/{star.pk}/?{filtered}",
-            [player, f"{player}stats/", f"{player}matches/?{filtered}"],
+            [player, f"{player}stats/", f"{history}?{filtered}"],
+        ),
+        "player-deep": (
+            f"/en/players/{star.pk}/?{deep}",
+            [player, f"{player}stats/", f"{history}?{deep}"],
         ),
         "match": (f"/en/matches/{longest}/", [f"/api/v1/matches/{longest}/"]),
         "match-vote": (
@@ -217,7 +250,7 @@ def main() -> int:
         gc.freeze()
         client = Client(HTTP_HOST=HOST)
         worst = 0.0
-        for name, (page, reads) in pages_and_reads(star, longest, voting).items():
+        for name, (page, reads) in pages_and_reads(client, star, longest, voting).items():
             page_ms, *read_ms = medians_ms(client, [page, *reads])
             api_ms = sum(read_ms)
             ratio = page_ms / api_ms

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from django.core.paginator import InvalidPage, Page, Paginator
 from django.db.models import QuerySet
@@ -17,8 +18,11 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
 
 from matches import selectors as match_selectors
+from matches.api.views import HistoryPagination
 from matches.kort.rules import Mode, Outcome, Team, Vote, team_of
 from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.models import BavanVote, VoteStatus
@@ -43,11 +47,12 @@ VOTE_REFRESH_SECONDS = 2
 SUGGESTIONS = 10
 
 
-def _page(objects: QuerySet | _Board, per_page: int, number) -> Page:
-    """Page ``number`` (1 when not given) of ``objects``: one COUNT and one slice, as the API's
-    paginated lists. An unknown page is a 404."""
+def _page(board: _Board, per_page: int, number) -> Page:
+    """Page ``number`` (1 when not given) of the leaderboard: its length from the board's
+    counts and one slice, as the API's ``/leaderboard/``. An unknown page is a 404."""
     try:
-        return Paginator(objects, per_page).page(number or 1)
+        # The paginator reads only the board's count() and slices of it.
+        return Paginator(board, per_page).page(number or 1)  # type: ignore[arg-type]
     except InvalidPage:
         raise Http404("no such page") from None
 
@@ -180,6 +185,43 @@ def _history_row(match: Match, player_id: int, players: dict[int, Player]) -> Hi
     )
 
 
+@dataclass(frozen=True)
+class HistoryPage:
+    """A page of a player's history: its matches, newest first, and the query strings (the
+    filters kept) of the pages of newer and of older matches, None at either end."""
+
+    matches: list[Match]
+    newer: str | None
+    older: str | None
+
+
+def _query_of(link: str | None) -> str | None:
+    return None if link is None else urlsplit(link).query
+
+
+class _HistoryPages(HistoryPagination):
+    """The API's history pages, ``HISTORY_PAGE_SIZE`` matches long whatever the query asks."""
+
+    def get_page_size(self, request: Request) -> int:
+        return HISTORY_PAGE_SIZE
+
+
+def _history_page(request, history: QuerySet[Match]) -> HistoryPage:
+    """The page of ``history`` that the request's ``cursor`` points at (the newest matches
+    without one), ``HISTORY_PAGE_SIZE`` matches long, read as the API's ``/players/{id}/matches/``
+    reads it (``HistoryPagination``): from the cursor's place in the order of the index
+    ``seat_history_order``, with no count, so a page deep in a long history costs what the
+    first one costs. A cursor that is none of the history's is a 404."""
+    pagination = _HistoryPages()
+    try:
+        matches = pagination.paginate_queryset(history, Request(request))
+    except NotFound:
+        raise Http404("no such page") from None
+    assert matches is not None  # a paginator with a page size pages every list
+    newer, older = pagination.get_previous_link(), pagination.get_next_link()
+    return HistoryPage(matches, _query_of(newer), _query_of(older))
+
+
 def _cups_chart(player: Player) -> dict:
     """The chart's data, oldest first: a label (the date, in the reader's locale) and the
     total after each of the player's latest cup changes (KORT_RULES §7)."""
@@ -197,7 +239,8 @@ def _cups_chart(player: Player) -> dict:
 def player(request, player_id: int):
     """``/{lang}/players/{id}/``: "My games" (KORT_RULES §8): the figures of the API's
     ``/players/{id}/stats/``, the rank, the cups chart, and the history of
-    ``/players/{id}/matches/`` with its ``mode`` and ``result`` filters, 20 a page."""
+    ``/players/{id}/matches/`` with its ``mode`` and ``result`` filters, 20 a page, linked to
+    the pages of newer and older matches through the API's cursors."""
     shown = get_object_or_404(Player, pk=player_id)
     stats = player_stats(shown)
     form = HistoryFilterForm(request.GET)
@@ -207,9 +250,8 @@ def player(request, player_id: int):
         history = history.filter(mode=filters["mode"])
     if "result" in filters:
         history = history.filter(match_selectors.player_result_q(filters["result"]))
-    page = _page(history, HISTORY_PAGE_SIZE, request.GET.get("page"))
-    matches = list(page.object_list)
-    players = _players_by_id(seat.player_id for m in matches for seat in m.seats.all())
+    page = _history_page(request, history)
+    players = _players_by_id(seat.player_id for m in page.matches for seat in m.seats.all())
     context = {
         "player": shown,
         "rank": ranking_selectors.player_rank(shown),
@@ -219,8 +261,9 @@ def player(request, player_id: int):
         ],
         "chart": _cups_chart(shown),
         "form": form,
-        "history": [_history_row(match, shown.pk, players) for match in matches],
-        **_pagination(page),
+        "history": [_history_row(match, shown.pk, players) for match in page.matches],
+        "newer": page.newer,
+        "older": page.older,
     }
     return render(request, "pages/player.html", context)
 

@@ -121,11 +121,21 @@ def test_the_history_filters_and_pages(browser, live_server, cast, ladder, monke
     browser.find_element(By.CSS_SELECTOR, "form.filters button").click()
     WebDriverWait(browser, WAIT_SECONDS).until(lambda driver: "result=lost" in driver.current_url)
     assert "Room" in history(browser)[0]  # lost: the room match, then the Bavan made
-    browser.find_element(By.CSS_SELECTOR, "nav.pagination a[rel=next]").click()
-    WebDriverWait(browser, WAIT_SECONDS).until(lambda driver: "page=2" in driver.current_url)
+    assert not browser.find_elements(By.CSS_SELECTOR, "nav.pagination a[rel=prev]")
+    browser.find_element(By.LINK_TEXT, "Older").click()
+    WebDriverWait(browser, WAIT_SECONDS).until(lambda driver: "cursor=" in driver.current_url)
     assert "result=lost" in browser.current_url
     assert "Ranked" in history(browser)[0]
     assert "Lost" in history(browser)[0]
+    assert not browser.find_elements(By.CSS_SELECTOR, "nav.pagination a[rel=next]")
+
+    older = browser.current_url
+    browser.find_element(By.LINK_TEXT, "Newer").click()
+    WebDriverWait(browser, WAIT_SECONDS).until(lambda driver: driver.current_url != older)
+    assert "result=lost" in browser.current_url
+    assert "Room" in history(browser)[0]
+    assert "Lost" in history(browser)[0]
+    assert not browser.find_elements(By.CSS_SELECTOR, "nav.pagination a[rel=prev]")
 
 
 def test_the_leaderboard_pages_and_search(browser, live_server, screenshot, cast, ladder):

@@ -40,10 +40,10 @@ def test_a_page_without_its_prefix_redirects_to_it(client, cast):
 
 @pytest.mark.django_db
 def test_the_language_switch_links_to_the_same_page_and_query(client, cast):
-    html = client.get(f"/en/players/{cast[0].id}/?mode=room&page=1").content.decode()
+    html = client.get(f"/en/players/{cast[0].id}/?mode=room&result=won").content.decode()
     assert '<html lang="en">' in html
     assert (
-        f'<a href="/ru/players/{cast[0].id}/?mode=room&amp;page=1" hreflang="ru" lang="ru">'
+        f'<a href="/ru/players/{cast[0].id}/?mode=room&amp;result=won" hreflang="ru" lang="ru">'
         "Русский</a>" in html
     )
     assert 'hreflang="en" lang="en" aria-current="page">English</a>' in html

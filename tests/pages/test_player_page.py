@@ -2,6 +2,11 @@
 KORT_RULES §8 figures of the API's statistics, the cups chart from the ledger (§7), and the
 history of ``/players/{id}/matches/`` with its filters."""
 
+import re
+from dataclasses import dataclass
+from html import unescape
+from urllib.parse import parse_qs
+
 import pytest
 
 from pages import views
@@ -132,19 +137,73 @@ def test_the_history_row_reads_from_the_players_side(client, service, cast):
     assert row.links[1:] == [f"/en/players/{cast[n].id}/" for n in (3, 0, 2)]
 
 
-def test_the_history_is_paginated_and_keeps_its_filters(client, service, cast, monkeypatch):
+PAGE_LINK = re.compile(r'<a href="(\?[^"]*)" rel="(prev|next)">([^<]*)</a>')
+
+
+def page_links(html: str) -> dict[str, tuple[str, str]]:
+    """The history's links to other pages by ``rel`` (``prev``: newer, ``next``: older): the
+    query string each links to and its text."""
+    return {rel: (unescape(href), text) for href, rel, text in PAGE_LINK.findall(html)}
+
+
+@dataclass(frozen=True)
+class WalkedPage:
+    query: str
+    matches: list[str]
+    links: dict[str, tuple[str, str]]
+
+
+def history_walk(client, path: str, query: str, rel: str) -> list[WalkedPage]:
+    """The history pages from ``path + query`` on, following each page's ``rel`` link to the
+    end."""
+    pages: list[WalkedPage] = []
+    while True:
+        response = client.get(f"{path}{query}")
+        assert response.status_code == 200
+        html = response.content.decode()
+        links = page_links(html)
+        pages.append(
+            WalkedPage(query, [row.links[0] for row in table_rows(html, "history")], links)
+        )
+        if rel not in links:
+            return pages
+        query = links[rel][0]
+
+
+def test_the_history_pages_older_and_newer_keeping_its_filters(client, service, cast, monkeypatch):
     monkeypatch.setattr(views, "HISTORY_PAGE_SIZE", 2)
     seats = ids_of(cast)
-    made = [match_play(service, seats, KORT) for _ in range(5)]
-    amir = cast[0].id
+    ranked = []
+    for n in range(7):
+        ranked.append(match_play(service, seats, KORT))
+        if n % 3 == 0:
+            match_play(service, seats, KORT, mode="room")  # left out by the filter
+    path = f"/en/players/{cast[0].id}/"
 
-    assert history_links(client, f"/en/players/{amir}/") == [
-        f"/en/matches/{match_id}/" for match_id in made[::-1][:2]
+    older = history_walk(client, path, "?mode=ranked", "next")
+    assert [len(page.matches) for page in older] == [2, 2, 2, 1]
+    # every ranked match once, newest first, across the pages
+    assert [m for page in older for m in page.matches] == [
+        f"/en/matches/{m}/" for m in ranked[::-1]
     ]
-    html = client.get(f"/en/players/{amir}/?mode=ranked&page=3").content.decode()
-    assert len(table_rows(html, "history")) == 1
-    assert 'href="?mode=ranked&amp;page=2" rel="prev"' in html
-    assert client.get(f"/en/players/{amir}/?page=4").status_code == 404
+    assert older[-1].links.keys() == {"prev"}
+    for page in older:
+        for query, _ in page.links.values():
+            assert parse_qs(query[1:]).keys() == {"mode", "cursor"}
+            assert parse_qs(query[1:])["mode"] == ["ranked"]
+        texts = {rel: text for rel, (_, text) in page.links.items()}
+        assert texts.items() <= {"prev": "Newer", "next": "Older"}.items()
+
+    newer = history_walk(client, path, older[-1].query, "prev")
+    assert [page.matches for page in newer] == [page.matches for page in older[::-1]]
+    assert newer[-1].links.keys() == older[0].links.keys() == {"next"}
+
+    russian = page_links(client.get(f"/ru/players/{cast[0].id}/{older[1].query}").content.decode())
+    assert {rel: text for rel, (_, text) in russian.items()} == {
+        "prev": "Более новые",
+        "next": "Более старые",
+    }
+    assert client.get(f"{path}?cursor=not-a-cursor").status_code == 404
 
 
 def test_a_filter_that_is_no_choice_is_named_and_left_out(client, service, cast):
@@ -157,14 +216,19 @@ def test_a_filter_that_is_no_choice_is_named_and_left_out(client, service, cast)
 
 @pytest.mark.parametrize("matches", [1, 6])
 def test_the_page_costs_the_same_queries_however_many_matches(
-    client, service, cast, django_assert_num_queries, matches
+    client, service, cast, django_assert_num_queries, monkeypatch, matches
 ):
+    monkeypatch.setattr(views, "HISTORY_PAGE_SIZE", 2)
     for _ in range(matches):
         match_play(service, ids_of(cast), KORT)
-    # player, stats, rank (the board's counts and the ties ahead), history count, page, its
-    # seats, rounds and cup changes, the names of the players shown, the ledger
-    with django_assert_num_queries(11):
-        client.get(f"/en/players/{cast[0].id}/")
+    path = f"/en/players/{cast[0].id}/"
+    oldest = history_walk(client, path, "", "next")[-1].query
+    # player, stats, the page (no count of the history), its seats, rounds and cup changes,
+    # the names of the players shown, the rank (the current season, the board's counts and the
+    # ties ahead), the ledger
+    for query in ("", oldest):  # the newest page and the oldest one
+        with django_assert_num_queries(11):
+            client.get(f"{path}{query}")
 
 
 def test_the_page_shows_no_private_data(api, client, service, cast, bavan_matches):
