@@ -137,11 +137,22 @@ FROM (
 """N players: one in ten on one of the 20 popular totals, the others on a bell over -500..2500;
 last changes spread over a month, to the second (so some share a time, and their id decides)."""
 
+SEASON_STATS_SQL = """
+INSERT INTO stats_seasonstats (player_id, season, matches_played, matches_won, matches_lost,
+    rounds_played, rounds_won, bavan_called, bavan_made, kort_team, kort_opponents,
+    at_kort_team, at_kort_opponents, bavan_team, bavan_opponents, at_bavan_team,
+    at_bavan_opponents, bavan_failed_team, bavan_failed_opponents, ranked_played, ranked_won,
+    cups, best_cups)
+SELECT id, %(season)s, 1, 0, 1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, cups, best_cups
+FROM players_player
+"""
+"""Each player's row of the season (one ranked match played): what the season's board shows."""
+
 MATCHES_SQL = """
 INSERT INTO matches_match (id, mode, target_wins, status, first_trump_seat, next_trump_seat,
                            wins_a, wins_b, winner, client_version, require_play, created_at,
-                           completed_at, finalized_at)
-SELECT g, 'ranked', 3, 'finalized', 0, 0, 3, 0, 'A', '', false, at, at, at
+                           completed_at, finalized_at, season, void_reason)
+SELECT g, 'ranked', 3, 'finalized', 0, 0, 3, 0, 'A', '', false, at, at, at, %(season)s, ''
 FROM (SELECT g, %(t0)s::timestamptz + g * interval '1 minute' AS at
       FROM generate_series(1, %(history)s) AS g) AS numbered;
 SELECT setval(pg_get_serial_sequence('matches_match', 'id'), %(history)s);
@@ -159,8 +170,9 @@ INSERT INTO matches_round (match_id, number, trump_seat, tricks_a, tricks_b, bav
                            status, outcome, winner, wins_awarded, report, created_at)
 SELECT m.id, r, 0, 7, 3, '[]', 'finished', 'win', 'A', 1, '{}', m.created_at
 FROM matches_match AS m CROSS JOIN generate_series(1, 3) AS r;
-INSERT INTO ranking_cupchange (match_id, player_id, delta, created_at)
-SELECT match_id, player_id, CASE WHEN seat IN (0, 2) THEN 8 ELSE -3 END, match_created_at
+INSERT INTO ranking_cupchange (kind, season, cups_after, match_id, player_id, delta, created_at)
+SELECT 'match', %(season)s, 0, match_id, player_id, CASE WHEN seat IN (0, 2) THEN 8 ELSE -3 END,
+       match_created_at
 FROM matches_seat;
 INSERT INTO stats_playerstats (player_id, matches_played, matches_won, matches_lost,
     rounds_played, rounds_won, bavan_called, bavan_made, kort_team, kort_opponents,
@@ -177,6 +189,7 @@ TABLES = [
     "ranking_boardcount",
     "ranking_boardtotal",
     "stats_playerstats",
+    "stats_seasonstats",
     "matches_round",
     "matches_seat",
     "matches_match",
@@ -212,7 +225,9 @@ def ladder_fill(size: Size) -> Ladder:
         cursor.execute("SELECT setseed(0.1404)")
         drawn: dict[str, Any] = {"t0": T0, "season": season, "popular": POPULAR_TOTALS}
         cursor.execute(PLAYERS_SQL, {**drawn, "players": size.players})
+        cursor.execute(SEASON_STATS_SQL, {"season": season})
         params: dict[str, Any] = {
+            "season": season,
             "t0": T0,
             "history": size.history,
             "player": historian,
