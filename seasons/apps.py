@@ -13,7 +13,7 @@ class SeasonsConfig(AppConfig):
 def _season_one(sender, using, **kwargs):
     """After ``migrate`` (and after a ``flush``, which empties the table), the ladder has its
     first season: KORT_RULES §10, "season 1 starts with the service". A database with history
-    got it from the migration ``matches.0009``, starting at its earliest match."""
+    got it from the migration ``matches.0012``, starting at its earliest match."""
     from django.db import connections
 
     from seasons.models import Season

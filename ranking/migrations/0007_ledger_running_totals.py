@@ -9,7 +9,8 @@ BATCH = 5000
 
 def running_totals(apps, schema_editor):
     ledger = apps.get_model('ranking', 'CupChange')
-    rows = ledger.objects.order_by('player_id', 'created_at', 'id').only('player_id', 'delta')
+    alias = schema_editor.connection.alias
+    rows = ledger.objects.using(alias).order_by('player_id', 'created_at', 'id').only('player_id', 'delta')
     player, total, pending = None, 0, []
     for row in rows.iterator(chunk_size=BATCH):
         if row.player_id != player:
@@ -18,9 +19,9 @@ def running_totals(apps, schema_editor):
         row.cups_after, row.season, row.kind = total, 1, 'match'
         pending.append(row)
         if len(pending) == BATCH:
-            ledger.objects.bulk_update(pending, ['cups_after', 'season', 'kind'])
+            ledger.objects.using(alias).bulk_update(pending, ['cups_after', 'season', 'kind'])
             pending = []
-    ledger.objects.bulk_update(pending, ['cups_after', 'season', 'kind'])
+    ledger.objects.using(alias).bulk_update(pending, ['cups_after', 'season', 'kind'])
 
 
 class Migration(migrations.Migration):

@@ -15,17 +15,18 @@ COUNTS = [
 
 
 def season_one_stats(apps, schema_editor):
+    alias = schema_editor.connection.alias
     player_stats = apps.get_model('stats', 'PlayerStats')
     season_stats = apps.get_model('stats', 'SeasonStats')
-    seats = apps.get_model('matches', 'Seat').objects.filter(
+    seats = apps.get_model('matches', 'Seat').objects.using(alias).filter(
         match__mode='ranked', match__status='finalized', player__is_bot=False
     )
     played, won = Counter(), Counter()
     for player_id, seat, winner in seats.values_list('player_id', 'seat', 'match__winner'):
         played[player_id] += 1
         won[player_id] += winner == ('A' if seat % 2 == 0 else 'B')
-    rows = player_stats.objects.select_related('player').order_by('player_id')
-    season_stats.objects.bulk_create(
+    rows = player_stats.objects.using(alias).select_related('player').order_by('player_id')
+    season_stats.objects.using(alias).bulk_create(
         season_stats(
             player_id=row.player_id,
             season=1,
