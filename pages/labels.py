@@ -8,6 +8,7 @@ from matches.kort.cards import SUIT_BY_LETTER, Suit
 from matches.kort.rules import Mode, Outcome, Team, Vote
 from matches.live_vote.models import VoteStatus
 from matches.models import MatchStatus, RoundStatus
+from seasons.models import SeasonStatus
 
 OUTCOMES = {
     Outcome.WIN: pgettext_lazy("round outcome", "Win"),
@@ -32,6 +33,11 @@ VOTES = {Vote.BAVAN: _("Bavan!"), Vote.STOP: _("Stop")}
 VOTE_STATUSES = {
     VoteStatus.OPEN: _("Deciding: Bavan or stop"),
     VoteStatus.GO: _("BAVAN! Playing to 13:0"),
+}
+SEASON_STATUSES = {
+    SeasonStatus.CURRENT: _("Under way"),
+    SeasonStatus.FINALIZING: _("Ending: the final standings are being counted"),
+    SeasonStatus.FINALIZED: _("Over: the final standings"),
 }
 REFUSED = {True: _("No Bavan: the Kort counts"), False: _("No Bavan: the At-kort counts")}
 """A refused vote's line, keyed by whether the 7:0 team is the trump team (Kort) or not."""

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", views.leaderboard, name="leaderboard"),
     path("players/<id:player_id>/", views.player, name="player"),
     path("matches/<id:match_id>/", views.match, name="match"),
+    path("seasons/<id:number>/", views.season, name="season"),
 ]

@@ -1,7 +1,8 @@
-"""The players' pages (API.md "Players' pages"): the leaderboard, a player's "My games" and a
-match, rendered on the server from the selectors the API reads through, so every figure has one
-way to be computed. Each page costs a fixed number of queries whatever the page's length: the
-names of the players shown come in one query, never one per row.
+"""The players' pages (API.md "Players' pages"): the leaderboard, a player's "My games", a
+match and a season's standings, rendered on the server from the selectors the API reads
+through, so every figure has one way to be computed. Each page costs a fixed number of
+queries whatever the page's length: the names of the players shown come in one query, never
+one per row.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 
+from domain.errors import NotFound as NoSuchObject
 from matches import selectors as match_selectors
 from matches.api.views import HistoryPagination
 from matches.kort.rules import Mode, Outcome, Team, Vote, team_of
@@ -33,6 +35,8 @@ from pages.forms import HistoryFilterForm, SearchForm
 from pages.templatetags.pages import grouped, url_of
 from players.models import Player
 from ranking import selectors as ranking_selectors
+from seasons.models import SeasonStatus
+from seasons.selectors import current_season, season_get, seasons_newest_first
 from stats.selectors import player_stats
 
 if TYPE_CHECKING:  # the stubs' type of a lazy translation (the labels)
@@ -47,9 +51,9 @@ VOTE_REFRESH_SECONDS = 2
 SUGGESTIONS = 10
 
 
-def _page(board: _Board, per_page: int, number) -> Page:
-    """Page ``number`` (1 when not given) of the leaderboard: its length from the board's
-    counts and one slice, as the API's ``/leaderboard/``. An unknown page is a 404."""
+def _page(board: _Board | _ReadPage, per_page: int, number) -> Page:
+    """Page ``number`` (1 when not given) of a board: its length from the board's counts and
+    one slice, as the API's ``/leaderboard/``. An unknown page is a 404."""
     try:
         # The paginator reads only the board's count() and slices of it.
         return Paginator(board, per_page).page(number or 1)  # type: ignore[arg-type]
@@ -114,30 +118,35 @@ def _board_row(rank: int, player: Player, found: int | None) -> SafeString:
 
 
 class _Board:
-    """The current season's board as Django's paginator reads a list: its length from the
-    board's counts and each page's ranked rows from ``board_page``, the reads of the API's
-    ``/leaderboard/``, so a page deep in the board costs what the first one costs."""
+    """The board of season number ``season`` as Django's paginator reads a list: its length
+    from the board's counts and each page's ranked rows from ``board_page``, the reads of the
+    API's ``/leaderboard/``, so a page deep in the board costs what the first one costs."""
+
+    def __init__(self, season: int):
+        self.season = season
 
     def count(self) -> int:
-        return ranking_selectors.board_count()
+        return ranking_selectors.board_count(self.season)
 
     def __getitem__(self, rows: slice) -> list[ranking_selectors.RankedPlayer]:
-        return ranking_selectors.board_page(rows.start, rows.stop - rows.start).rows
+        return ranking_selectors.board_page(rows.start, rows.stop - rows.start, self.season).rows
 
 
 def leaderboard(request):
     """``/{lang}/``: the current season's leaderboard, 50 rows a page, in the API's order and
     ranks (API.md "Leaderboard"). ``?q=`` finds a player by username: the page that holds
-    their row, the row marked."""
+    their row, the row marked. The season's name links to its standings."""
+    season = current_season()
     form = SearchForm(request.GET)
     text = form.cleaned_data["q"] if form.is_valid() else ""
     search = _search(text) if text else None
     number = request.GET.get("page")
     if search is not None and search.rank is not None:
         number = (search.rank - 1) // LEADERBOARD_PAGE_SIZE + 1
-    page = _page(_Board(), LEADERBOARD_PAGE_SIZE, number)
+    page = _page(_Board(season.number), LEADERBOARD_PAGE_SIZE, number)
     found = search.player.pk if search is not None and search.player is not None else None
     context = {
+        "season": season,
         "form": form,
         "search": search,
         "rows": [_board_row(row.rank, row.player, found) for row in page.object_list],
@@ -236,9 +245,26 @@ def _cups_chart(player: Player) -> dict:
     }
 
 
+@dataclass(frozen=True)
+class SeasonHistoryRow:
+    """A season of the player's (``ranking.selectors.PlayerSeason``) and that season's name."""
+
+    name: str
+    figures: ranking_selectors.PlayerSeason
+
+
+def _season_history(player: Player) -> list[SeasonHistoryRow]:
+    """The rows of the API's ``/players/{id}/seasons/``, newest first, each with its season's
+    name (one query for all of them)."""
+    rows = ranking_selectors.player_seasons(player)
+    seasons = seasons_newest_first().in_bulk([row.season for row in rows])
+    return [SeasonHistoryRow(seasons[row.season].name, row) for row in rows]
+
+
 def player(request, player_id: int):
     """``/{lang}/players/{id}/``: "My games" (KORT_RULES §8): the figures of the API's
-    ``/players/{id}/stats/``, the rank, the cups chart, and the history of
+    ``/players/{id}/stats/``, the rank, the cups chart, the seasons of
+    ``/players/{id}/seasons/`` (KORT_RULES §10), and the history of
     ``/players/{id}/matches/`` with its ``mode`` and ``result`` filters, 20 a page, linked to
     the pages of newer and older matches through the API's cursors."""
     shown = get_object_or_404(Player, pk=player_id)
@@ -260,12 +286,63 @@ def player(request, player_id: int):
             (labels.OUTCOMES[Outcome(name)], counts) for name, counts in stats["outcomes"].items()
         ],
         "chart": _cups_chart(shown),
+        "seasons": _season_history(shown),
         "form": form,
         "history": [_history_row(match, shown.pk, players) for match in page.matches],
         "newer": page.newer,
         "older": page.older,
     }
     return render(request, "pages/player.html", context)
+
+
+# --- a season's standings -----------------------------------------------------------------
+
+
+class _ReadPage:
+    """A page of a board already read, with the board's length, as Django's paginator reads a
+    list: the length it was given, and the page's rows for the one slice it asks for."""
+
+    def __init__(self, rows: list[ranking_selectors.SeasonRow], count: int):
+        self.rows, self.length = rows, count
+
+    def count(self) -> int:
+        return self.length
+
+    def __getitem__(self, rows: slice) -> list[ranking_selectors.SeasonRow]:
+        return self.rows
+
+
+def _page_number(value: str | None) -> int:
+    """The page a request asks for: 1 when not given; a 404 when not a number from 1."""
+    try:
+        number = int(value or 1)
+    except ValueError:
+        raise Http404("no such page") from None
+    if number < 1:
+        raise Http404("no such page")
+    return number
+
+
+def season(request, number: int):
+    """``/{lang}/seasons/{number}/``: a season's standings (KORT_RULES §10), 50 rows a page,
+    the rows and ranks of the API's ``/seasons/{number}/leaderboard/`` (the frozen final
+    standings of a finalized season, the live board of the current one), paged by the length
+    its read returns. An unknown season or page is a 404."""
+    try:
+        shown = season_get(number)
+    except NoSuchObject:
+        raise Http404("no such season") from None
+    page_number = _page_number(request.GET.get("page"))
+    offset = (page_number - 1) * LEADERBOARD_PAGE_SIZE
+    rows, count = ranking_selectors.season_board(shown, offset, LEADERBOARD_PAGE_SIZE)
+    page = _page(_ReadPage(rows, count), LEADERBOARD_PAGE_SIZE, page_number)
+    context = {
+        "season": shown,
+        "status": labels.SEASON_STATUSES[SeasonStatus(shown.status)],
+        "rows": rows,
+        **_pagination(page),
+    }
+    return render(request, "pages/season.html", context)
 
 
 # --- a match --------------------------------------------------------------------------------

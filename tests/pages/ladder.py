@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from players.models import Player
 from ranking.board import board_build, current_season_number
+from stats.models import SeasonStats
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -29,3 +30,20 @@ def board_players(count: int, *, prefix: str = "p") -> list[Player]:
     created = Player.objects.bulk_create(players)
     board_build(current_season_number())
     return created
+
+
+def season_stats(players: list[Player]) -> list[Player]:
+    """``players`` of :func:`board_players` with the current season's statistics that a
+    season's live standings read beside each row (a ranked match played, their cups)."""
+    SeasonStats.objects.bulk_create(
+        SeasonStats(
+            player=player,
+            season=current_season_number(),
+            matches_played=1,
+            ranked_played=1,
+            cups=player.cups,
+            best_cups=player.best_cups,
+        )
+        for player in players
+    )
+    return players

@@ -17,7 +17,7 @@ from tests.api_steps import (
     round_body,
     rounds_report,
 )
-from tests.pages.ladder import board_players
+from tests.pages.ladder import board_players, season_stats
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,7 @@ def ladder(service, cast):
     seats = ids_of(cast)
     matches = [match_play(service, seats, rounds) for rounds in (BAVAN_MADE, BAVAN_FAILED)]
     matches.append(match_play(service, seats, ROOM_KORTS, mode="room"))
-    board_players(views.LEADERBOARD_PAGE_SIZE)
+    season_stats(board_players(views.LEADERBOARD_PAGE_SIZE))
     return matches
 
 
@@ -57,8 +57,8 @@ def lang_and_heading(browser) -> tuple[str, str]:
 @pytest.mark.parametrize(
     ("lang", "headings"),
     [
-        ("en", ["Leaderboard", "Amir", "Match {}", "Page not found"]),
-        ("ru", ["Таблица лидеров", "Amir", "Матч {}", "Страница не найдена"]),
+        ("en", ["Leaderboard", "Amir", "Match {}", "Season 1", "Page not found"]),
+        ("ru", ["Таблица лидеров", "Amir", "Матч {}", "Season 1", "Страница не найдена"]),
     ],
 )
 def test_every_page_in_both_languages(
@@ -68,6 +68,7 @@ def test_every_page_in_both_languages(
         "leaderboard": f"/{lang}/?page=2",
         "player": f"/{lang}/players/{cast[0].id}/",
         "match": f"/{lang}/matches/{ladder[0]}/",
+        "season": f"/{lang}/seasons/1/",
         "not-found": f"/{lang}/players/999999/",
     }
     for (name, path), heading in zip(pages.items(), headings, strict=True):
