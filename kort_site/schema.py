@@ -22,7 +22,7 @@ SERVICE_KEY_SCHEME = "ServiceKey"
 PLAYER_TOKEN_SCHEME = "tokenAuth"
 NEVER_A_400 = {"page", "cursor"}
 """Query parameters no value of which is refused with a 400 (a page past the end, or a cursor
-that is not one, is a 404)."""
+that is not one, is a 404). A ``season`` that is no season's number is a 404 too."""
 FIELD_ERROR_CODES = ("400", "409")
 """The errors whose body names each field at fault; the others have a ``detail``."""
 
@@ -102,7 +102,7 @@ class KortAutoSchema(AutoSchema):
         if self._only_scheme() is not None:
             codes.append("403")
         in_path = any(p["in"] == OpenApiParameter.PATH for p in parameters)
-        if {"page", "cursor"} & queried or in_path:
+        if {"page", "cursor", "season"} & queried or in_path:
             codes.append("404")
         if body:
             codes.append("413")

@@ -181,6 +181,7 @@ SPECTACULAR_SETTINGS = {
         "BeloteSheetPairEnum": ["pair_1", "pair_2"],
         "BeloteRoleEnum": ["playing", "whisting"],
         "TeamEnum": "matches.fields.TEAM_CHOICES",
+        "MatchStatusEnum": "matches.models.MatchStatus",
     },
 }
 

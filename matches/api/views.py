@@ -61,10 +61,15 @@ class HistoryPagination(CursorPagination):
     max_page_size = 100
 
 
+class HistoryMatchSerializer(MatchSerializer):
+    """A match of a player's history, as ``/matches/{id}/`` shows it. Its own name in the
+    schema, since the history's pages are cursor pages (no ``count``), unlike ``/matches/``."""
+
+
 class PlayerMatchesView(generics.ListAPIView):
     """A player's matches, newest first: the "My games" history (API.md "Players")."""
 
-    serializer_class = MatchSerializer
+    serializer_class = HistoryMatchSerializer
     filterset_class = PlayerMatchFilter
     pagination_class = HistoryPagination
 
