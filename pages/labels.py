@@ -23,6 +23,7 @@ MATCH_STATUSES = {
     MatchStatus.IN_PROGRESS: _("In progress"),
     MatchStatus.COMPLETED: _("Over, the results are being counted"),
     MatchStatus.FINALIZED: _("Finished"),
+    MatchStatus.VOID: _("Void: its cups were taken back"),
 }
 OPEN_ROUNDS = {RoundStatus.VOTING: _("Bavan vote"), RoundStatus.BAVAN: _("Playing to 13:0")}
 RESULTS = {True: _("Won"), False: _("Lost")}

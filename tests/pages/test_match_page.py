@@ -9,6 +9,7 @@ import time_machine
 
 from pages.labels import card_shown
 from players.services import player_create, player_token
+from ranking.services import match_void
 from tests.api_steps import ids_of, match_play, match_read, match_start, round_body, rounds_report
 from tests.matches.play_records import bot_record, played
 from tests.pages.html import table_rows, text_of
@@ -190,3 +191,15 @@ def test_bots_are_marked(client, service, cast):
 
 def test_an_unknown_match_is_a_404(client):
     assert client.get("/ru/matches/999/").status_code == 404
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "Void"), ("ru", "Аннулирован")])
+def test_a_voided_match_reads_as_void(client, service, cast, lang, label):
+    """KORT_RULES §11: a voided match stays in the histories, marked void."""
+    match_id = match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")])
+    match_void(match_id, "a cheater at the table")
+
+    response = client.get(f"/{lang}/matches/{match_id}/")
+
+    assert response.status_code == 200
+    assert label in response.content.decode()
