@@ -6,13 +6,13 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from matches.models import Seat
 from players.models import Player
 from ranking.models import CupChange
 from stats.models import PlayerStats
+from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,15 +30,6 @@ NAMED_CONSTRAINTS = {
     "username_unique_ignoring_case",
     "leaderboard_order",
 }
-
-
-def migrate(apps_at: dict[str, str | None]):
-    """Migrate the test database to ``apps_at`` ({app: last migration}), every other app to
-    its latest, and return the models of that state."""
-    executor = MigrationExecutor(connection)
-    targets = [(app, apps_at.get(app, name)) for app, name in executor.loader.graph.leaf_nodes()]
-    executor.migrate(targets)
-    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from players.models import Player
 from ranking.board import board_differences, counted_board
 from ranking.models import BoardCount, BoardTotal
 from ranking.selectors import board_page, player_rank
-from tests.players.test_migrations import migrate
+from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

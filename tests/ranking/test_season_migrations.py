@@ -8,7 +8,6 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from matches.models import Match
@@ -16,6 +15,7 @@ from ranking.models import CupChange
 from seasons.dates import one_month_after
 from seasons.models import Season
 from stats.models import SeasonStats
+from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,15 +25,6 @@ BEFORE_SEASONS = {
     "ranking": "0005_board_counts",
     "stats": "0002_playerstats_player_in_players_app",
 }
-
-
-def migrate(apps_at: dict[str, str | None]):
-    """Migrate the test database to ``apps_at`` ({app: last migration}, None: none), every other
-    app to its latest, and return the models of that state."""
-    executor = MigrationExecutor(connection)
-    targets = [(app, apps_at.get(app, name)) for app, name in executor.loader.graph.leaf_nodes()]
-    executor.migrate(targets)
-    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
 
 
 @pytest.fixture(autouse=True)
