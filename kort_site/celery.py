@@ -1,11 +1,13 @@
 """The Celery app: settings come from Django's ``CELERY_`` namespace (see settings.py). The
 apps' tasks are registered when Django is set up (``kort_site.apps``), in the worker as in the
-web service. A worker refuses to start with debug off and no real secret key."""
+web service. A worker refuses to start with debug off and no real secret key. Around each task
+a worker treats its database connections as Django treats them around a request."""
 
 import os
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import task_postrun, task_prerun, worker_init
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kort_site.settings")
 
@@ -18,3 +20,14 @@ def _refuse_unfit_secret(**kwargs):
     from kort_site.checks import require_real_secret
 
     require_real_secret()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _recycle_connections(task=None, **kwargs):
+    """Close the database connections that are past ``CONN_MAX_AGE`` or broken, and have the
+    others health-checked before their next use, as Django does around each request (settings
+    ``CELERY_DB_REUSE_MAX``). A task run in-process runs inside its caller's transaction: its
+    connection is left alone."""
+    if task is not None and not getattr(task.request, "is_eager", False):
+        close_old_connections()

@@ -208,6 +208,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_TIME_LIMIT = 15
 CELERY_TASK_SOFT_TIME_LIMIT = 10
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker keeps its database connection between tasks as a web thread does between requests
+# (CONN_MAX_AGE, the health checks: kort_site.celery applies them around each task). Without
+# this, Celery's Django support closes the connection before and after every task, and each
+# task would pay for a new connection and a new PostgreSQL backend.
+CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=VOTE_LENGTH_MS // 1000)
