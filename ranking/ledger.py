@@ -9,10 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
+from bulk.updates import by_key, field_value, update_rows
 from matches.models import Match
 from players.models import Player
 from ranking.models import CupChange, CupKind
 from stats.services import season_cups_record, season_stats_open
+
+UPDATE_BATCH = 1000
+"""Players whose totals one statement writes (a season's reset moves thousands)."""
 
 
 def players_locked(player_ids: Iterable[int]) -> list[Player]:
@@ -58,7 +62,19 @@ def cups_move(
             )
         )
     CupChange.objects.bulk_create(rows)
-    Player.objects.bulk_update(players, ["cups", "best_cups", "cups_changed_at"], batch_size=1000)
+    changed_at = field_value(Player, "cups_changed_at", at)
+    for start in range(0, len(players), UPDATE_BATCH):
+        batch = players[start : start + UPDATE_BATCH]
+        update_rows(
+            Player,
+            "id",
+            [player.pk for player in batch],
+            {
+                "cups": by_key("id", {player.pk: player.cups for player in batch}),
+                "best_cups": by_key("id", {player.pk: player.best_cups for player in batch}),
+                "cups_changed_at": changed_at,
+            },
+        )
     if kind != CupKind.SEASON_RESET:
         season_stats_open(season, before)
         season_cups_record(season, {player.pk: player.cups for player in players})

@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
 from domain.errors import Conflict, NotFound, RuleError
 from matches.kort.rules import StatsLine
-from matches.models import Match, MatchStatus
+from matches.models import Match, MatchStatus, Seat
 from players.models import Player
 from ranking.board import board_move, current_season_number, is_on_board
 from ranking.effects import PlayerEffect, match_effect
@@ -52,33 +53,39 @@ def match_finalize(match_id: int) -> bool:
         SeasonNotOpen: the match was completed after its season's end and the next season
             has not opened yet; nothing is written.
     """
-    season = Match.objects.filter(pk=match_id).values_list("season", flat=True).first()
-    if season is not None and not Season.objects.filter(number=season).exists():
-        raise SeasonNotOpen(season)
+    season_open = Exists(Season.objects.filter(number=OuterRef("season")))
+    found = Match.objects.filter(pk=match_id).values_list("season", season_open).first()
+    if found is not None and found[0] is not None and not found[1]:
+        raise SeasonNotOpen(found[0])
     with transaction.atomic():
         claimed = Match.objects.filter(pk=match_id, status=MatchStatus.COMPLETED).update(
             status=MatchStatus.FINALIZED
         )
         if not claimed:
             return False
-        match = Match.objects.prefetch_related("rounds", "seats__player").get(pk=match_id)
+        match = Match.objects.prefetch_related("rounds", SEATS_WITH_PLAYERS).get(pk=match_id)
         effects = match_effect(match)
         # The time is taken once the players' rows are locked, so matches sharing a player are
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
         players = players_locked(effects)
         now = timezone.now()
         season = _season_of(match)
-        season_stats_open(season, {player.pk: player.cups for player in players})
         deltas = {pid: effect.cups for pid, effect in effects.items() if effect.cups is not None}
         if deltas:
             board = _board_before(players)
+            # Opens the players' statistics rows of the season, from their totals before.
             cups_move(players, deltas, kind=CupKind.MATCH, season=season, at=now, match=match)
             # A finalized ranked match puts its human players on its season's board (§10).
             _board_follow(board, players, on_board={player.pk for player in players})
-        for line, player_ids in _by_stats_line(effects):
-            stats_add(player_ids, line, season=season, ranked=match.is_ranked)
+        else:
+            season_stats_open(season, {player.pk: player.cups for player in players})
+        stats_add(_by_stats_line(effects), season=season, ranked=match.is_ranked)
         Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
+
+
+SEATS_WITH_PLAYERS = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+"""A match's seats with their players, read along in one query (``match_effect``)."""
 
 
 class _BoardBefore:
@@ -169,7 +176,7 @@ def match_void(match_id: int, reason: str) -> Match:
                 f"the end of season {season.number} is running; void the match once season "
                 f"{season.number + 1} has opened",
             )
-        match = Match.objects.prefetch_related("rounds", "seats__player").get(pk=match_id)
+        match = Match.objects.prefetch_related("rounds", SEATS_WITH_PLAYERS).get(pk=match_id)
         effects = match_effect(match)
         given = CupChange.objects.filter(match=match, kind=CupKind.MATCH)
         deltas = {player_id: -delta for player_id, delta in given.values_list("player", "delta")}
@@ -179,8 +186,8 @@ def match_void(match_id: int, reason: str) -> Match:
         board = _board_before(moved)
         if deltas:
             cups_move(moved, deltas, kind=CupKind.VOID, season=season.number, at=now, match=match)
-        for line, player_ids in _by_stats_line(effects):
-            stats_add(player_ids, -line, season=_season_of(match), ranked=match.is_ranked)
+        taken_back = [(-line, player_ids) for line, player_ids in _by_stats_line(effects)]
+        stats_add(taken_back, season=_season_of(match), ranked=match.is_ranked)
         if moved:
             # A player stays on the current board while a ranked match of the season still
             # counts for them (§10, §11).

@@ -1,11 +1,9 @@
 """Writes of the "My games" statistics (KORT_RULES §8): fold a finalized match in, for all time
 and for its season (§10), or take a voided one back out (§11); and the season's cups."""
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 
-from django.db.models import Case, F, Value, When
-from django.db.models.functions import Greatest
-
+from bulk.updates import Expression, added_by_key, at_least, by_key, update_rows, vendor_of
 from matches.kort.rules import StatsLine
 from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats, SeasonStats
 
@@ -18,27 +16,41 @@ def stats_values(line: StatsLine) -> dict[str, int]:
     return values
 
 
-def stats_add(player_ids: Iterable[int], line: StatsLine, *, season: int, ranked: bool) -> None:
-    """Add ``line`` to each player's all-time statistics and to those of ``season``, with
-    ``F()`` updates (safe under concurrent finalizations); ``-line`` takes a voided match back
+def stats_add(
+    teams: Sequence[tuple[StatsLine, Sequence[int]]], *, season: int, ranked: bool
+) -> None:
+    """Add each team's ``line`` to its players' all-time statistics and to those of
+    ``season``: ``teams`` is ``(line, player ids)`` pairs; ``-line`` takes a voided match back
     out (§11). A ranked match's line also counts in the season's ranked matches: the first
     puts the player on that season's leaderboard, and a void of the last takes them off (§10).
 
+    Two updates whatever the players (all time, the season), each adding to every column its
+    player's amount in the statement (safe under concurrent finalizations, like ``F()``).
     Creates missing all-time rows; the season's rows must be open (:func:`season_stats_open`).
     """
-    player_ids = sorted(player_ids)
+    player_ids = sorted(pid for _, ids in teams for pid in ids)
     if not player_ids:
         return
     PlayerStats.objects.bulk_create(
         [PlayerStats(player_id=pid) for pid in player_ids], ignore_conflicts=True
     )
-    values = stats_values(line)
-    increments = {name: F(name) + n for name, n in values.items() if n}
-    PlayerStats.objects.filter(player_id__in=player_ids).update(**increments)
+    values = [(stats_values(line), ids) for line, ids in teams]
+    update_rows(PlayerStats, "player_id", player_ids, _added(values))
     if ranked:
-        ranked_values = {"ranked_played": line.matches_played, "ranked_won": line.matches_won}
-        increments |= {name: F(name) + n for name, n in ranked_values.items() if n}
-    SeasonStats.objects.filter(season=season, player_id__in=player_ids).update(**increments)
+        values = [
+            (counts | {"ranked_played": line.matches_played, "ranked_won": line.matches_won}, ids)
+            for (counts, ids), (line, _) in zip(values, teams, strict=True)
+        ]
+    update_rows(SeasonStats, "player_id", player_ids, _added(values), season=season)
+
+
+def _added(values: Sequence[tuple[dict[str, int], Sequence[int]]]) -> dict[str, Expression]:
+    """Each column that some team's ``values`` move, raised by the amount of the row's team."""
+    columns = sorted({name for counts, _ in values for name, n in counts.items() if n})
+    return {
+        name: added_by_key(name, "player_id", [(counts[name], ids) for counts, ids in values])
+        for name in columns
+    }
 
 
 def season_stats_open(season: int, totals: Mapping[int, int]) -> None:
@@ -57,11 +69,13 @@ def season_stats_open(season: int, totals: Mapping[int, int]) -> None:
 def season_cups_record(season: int, totals: Mapping[int, int]) -> None:
     """After a cup change in ``season`` (a match or a void; rows open): each player's season
     ``cups`` become their new total ``totals[player id]`` and ``best_cups`` the higher of the
-    two (§10)."""
-    if not totals:
-        return
-    # One statement whatever the players: each row's new total picked by its player.
-    total = Case(*(When(player_id=pid, then=Value(n)) for pid, n in sorted(totals.items())))
-    SeasonStats.objects.filter(player_id__in=totals, season=season).update(
-        cups=total, best_cups=Greatest(F("best_cups"), total)
+    two (§10). One statement whatever the players."""
+    total = by_key("player_id", totals)
+    vendor = vendor_of(SeasonStats)
+    update_rows(
+        SeasonStats,
+        "player_id",
+        totals.keys(),
+        {"cups": total, "best_cups": at_least("best_cups", total, vendor=vendor)},
+        season=season,
     )

@@ -15,12 +15,13 @@ ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {
     "domain": set(),
     "delivery": set(),
+    "bulk": set(),
     "players": {"domain"},
     "seasons": {"domain"},
     "matches": {"domain", "delivery", "players", "seasons"},
     "belote": {"domain", "players"},
-    "stats": {"domain", "matches", "players", "seasons"},
-    "ranking": {"domain", "delivery", "matches", "players", "stats", "seasons"},
+    "stats": {"domain", "bulk", "matches", "players", "seasons"},
+    "ranking": {"domain", "bulk", "delivery", "matches", "players", "stats", "seasons"},
     "pages": {"domain", "matches", "players", "stats", "ranking", "belote", "seasons"},
     "kort_site": {
         "domain",

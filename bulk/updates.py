@@ -1,0 +1,92 @@
+"""``UPDATE`` statements that set each row by its key (see the package's docstring).
+
+An assignment is a column name and an SQL expression over the row with its parameters; the
+helpers build the usual ones: a value chosen by the row's key (:func:`by_key`), a column
+raised by an amount chosen by the row's key (:func:`added_by_key`), and the higher of a column
+and an expression (:func:`at_least`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from django.db import connections, router
+from django.db.models import Field, Model
+
+Expression = tuple[str, list[Any]]
+"""An SQL expression and its parameters."""
+
+
+def _quoted(name: str) -> str:
+    """A table or column name as SQL (standard double quotes: PostgreSQL and SQLite)."""
+    return f'"{name}"'
+
+
+def by_key(key: str, values: Mapping[int, int]) -> Expression:
+    """The integer ``values[k]`` for the row whose column ``key`` is ``k`` (NULL for any other
+    row, which the statement's keys must not include)."""
+    whens = " ".join(["WHEN %s THEN CAST(%s AS integer)"] * len(values))
+    params = [v for item in sorted(values.items()) for v in item]
+    return f"CASE {_quoted(key)} {whens} END", params
+
+
+def field_value(model: type[Model], field: str, value: Any) -> Expression:
+    """``value`` as a parameter, converted as the model's ``field`` saves it."""
+    connection = connections[router.db_for_write(model)]
+    concrete = model._meta.get_field(field)
+    assert isinstance(concrete, Field), f"{model.__name__}.{field} is not a column"
+    return "%s", [concrete.get_db_prep_save(value, connection)]
+
+
+def added_by_key(
+    column: str, key: str, amounts: Sequence[tuple[int, Collection[int]]]
+) -> Expression:
+    """``column`` plus the amount of the row's group: ``amounts`` is ``(amount, keys)`` pairs,
+    each amount added to the rows whose column ``key`` is in its keys (0 to any other)."""
+    whens = []
+    params: list[Any] = []
+    for amount, keys in amounts:
+        marks = ", ".join(["%s"] * len(keys))
+        whens.append(f"WHEN {_quoted(key)} IN ({marks}) THEN CAST(%s AS integer)")
+        params += [*sorted(keys), amount]
+    return f"{_quoted(column)} + CASE {' '.join(whens)} ELSE 0 END", params
+
+
+def at_least(column: str, expression: Expression, *, vendor: str) -> Expression:
+    """The higher of ``column`` and ``expression`` (``GREATEST``; two-argument ``MAX`` on
+    SQLite)."""
+    sql, params = expression
+    function = "MAX" if vendor == "sqlite" else "GREATEST"
+    return f"{function}({_quoted(column)}, {sql})", params
+
+
+def vendor_of(model: type[Model]) -> str:
+    """The database vendor that writes of ``model`` go to (``postgresql``, ``sqlite``)."""
+    return connections[router.db_for_write(model)].vendor
+
+
+def update_rows(
+    model: type[Model],
+    key: str,
+    keys: Collection[int],
+    assignments: Mapping[str, Expression],
+    **where: Any,
+) -> int:
+    """``UPDATE`` the table of ``model`` where column ``key`` is one of ``keys`` (and each
+    column of ``where`` equals its value), setting each column of ``assignments`` to its
+    expression; on the database that writes of ``model`` go to, inside the caller's
+    transaction. Returns the rows updated. Column names are the model's, never input."""
+    if not keys or not assignments:
+        return 0
+    sets = ", ".join(f"{_quoted(column)} = {sql}" for column, (sql, _) in assignments.items())
+    params = [p for _, args in assignments.values() for p in args]
+    conditions = [f"{_quoted(key)} IN ({', '.join(['%s'] * len(keys))})"]
+    params += sorted(keys)
+    for column, value in where.items():
+        conditions.append(f"{_quoted(column)} = %s")
+        params.append(value)
+    table = _quoted(model._meta.db_table)
+    with connections[router.db_for_write(model)].cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {sets} WHERE {' AND '.join(conditions)}", params)
+        return cursor.rowcount
