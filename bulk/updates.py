@@ -90,3 +90,41 @@ def update_rows(
     with connections[router.db_for_write(model)].cursor() as cursor:
         cursor.execute(f"UPDATE {table} SET {sets} WHERE {' AND '.join(conditions)}", params)
         return cursor.rowcount
+
+
+def insert_rows(
+    model: type[Model], rows: Sequence[Mapping[str, Any]], *, skip_existing: bool = False
+) -> None:
+    """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` parameters,
+    each row's columns not given taking the model field's default; with ``skip_existing``,
+    rows that would break a unique constraint are left out (``ON CONFLICT DO NOTHING``). Keys
+    are column names of concrete fields; the auto primary key is left to the database."""
+    connection = connections[router.db_for_write(model)]
+    fields = [
+        (str(field.column), field)
+        for field in model._meta.concrete_fields
+        if not (field.primary_key and field.get_internal_type() in AUTO_FIELDS)
+    ]
+    columns = ", ".join(_quoted(column) for column, _ in fields)
+    marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    conflict = " ON CONFLICT DO NOTHING" if skip_existing else ""
+    table = _quoted(model._meta.db_table)
+    per_statement = max(1, INSERT_PARAMS // len(fields))
+    for start in range(0, len(rows), per_statement):
+        batch = rows[start : start + per_statement]
+        params = [
+            field.get_db_prep_save(
+                row[column] if column in row else field.get_default(), connection
+            )
+            for row in batch
+            for column, field in fields
+        ]
+        values = ", ".join([marks] * len(batch))
+        with connection.cursor() as cursor:
+            cursor.execute(f"INSERT INTO {table} ({columns}) VALUES {values}{conflict}", params)
+
+
+INSERT_PARAMS = 30_000
+"""Parameters of one ``INSERT`` at most (SQLite takes 32,766)."""
+AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")
+"""Primary keys the database numbers itself."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
-from bulk.updates import by_key, field_value, update_rows
+from bulk.updates import by_key, field_value, insert_rows, update_rows
 from matches.models import Match
 from players.models import Player
 from ranking.models import CupChange, CupKind
@@ -51,17 +51,17 @@ def cups_move(
         player.best_cups = max(player.best_cups, player.cups)
         player.cups_changed_at = at
         rows.append(
-            CupChange(
-                kind=kind,
-                match=match,
-                player=player,
-                season=season,
-                delta=deltas[player.pk],
-                cups_after=player.cups,
-                created_at=at,
-            )
+            {
+                "kind": kind,
+                "match_id": None if match is None else match.pk,
+                "player_id": player.pk,
+                "season": season,
+                "delta": deltas[player.pk],
+                "cups_after": player.cups,
+                "created_at": at,
+            }
         )
-    CupChange.objects.bulk_create(rows)
+    insert_rows(CupChange, rows)
     changed_at = field_value(Player, "cups_changed_at", at)
     for start in range(0, len(players), UPDATE_BATCH):
         batch = players[start : start + UPDATE_BATCH]

@@ -3,7 +3,15 @@ and for its season (§10), or take a voided one back out (§11); and the season'
 
 from collections.abc import Mapping, Sequence
 
-from bulk.updates import Expression, added_by_key, at_least, by_key, update_rows, vendor_of
+from bulk.updates import (
+    Expression,
+    added_by_key,
+    at_least,
+    by_key,
+    insert_rows,
+    update_rows,
+    vendor_of,
+)
 from matches.kort.rules import StatsLine
 from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats, SeasonStats
 
@@ -31,9 +39,7 @@ def stats_add(
     player_ids = sorted(pid for _, ids in teams for pid in ids)
     if not player_ids:
         return
-    PlayerStats.objects.bulk_create(
-        [PlayerStats(player_id=pid) for pid in player_ids], ignore_conflicts=True
-    )
+    insert_rows(PlayerStats, [{"player_id": pid} for pid in player_ids], skip_existing=True)
     values = [(stats_values(line), ids) for line, ids in teams]
     update_rows(PlayerStats, "player_id", player_ids, _added(values))
     if ranked:
@@ -57,12 +63,13 @@ def season_stats_open(season: int, totals: Mapping[int, int]) -> None:
     """Open each player's statistics row of ``season`` if it has none, starting from the cup
     total ``totals[player id]`` they have at that moment: the total the season opened with,
     since every cup change of a season opens the row first (§10)."""
-    SeasonStats.objects.bulk_create(
+    insert_rows(
+        SeasonStats,
         [
-            SeasonStats(player_id=pid, season=season, cups=total, best_cups=total)
+            {"player_id": pid, "season": season, "cups": total, "best_cups": total}
             for pid, total in sorted(totals.items())
         ],
-        ignore_conflicts=True,
+        skip_existing=True,
     )
 
 

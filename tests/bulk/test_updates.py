@@ -4,13 +4,22 @@ rows outside the keys and the ``where`` keep theirs, and a statement is one quer
 
 from datetime import UTC, datetime
 
-from django.db import connection
+import pytest
+from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from bulk.updates import added_by_key, at_least, by_key, field_value, update_rows, vendor_of
+from bulk.updates import (
+    added_by_key,
+    at_least,
+    by_key,
+    field_value,
+    insert_rows,
+    update_rows,
+    vendor_of,
+)
 from players.models import Player
 from players.services import player_create
-from stats.models import SeasonStats
+from stats.models import PlayerStats, SeasonStats
 
 
 def _players(*names):
@@ -95,3 +104,38 @@ def test_no_keys_or_no_assignments_write_nothing(db):
 
     assert len(statements) == 0
     assert Player.objects.get(pk=amir.pk).cups == 0
+
+
+def test_inserted_rows_take_the_defaults_and_existing_ones_are_skipped(db, monkeypatch):
+    amir, nima, sara = _players("amir", "nima", "sara")
+    SeasonStats.objects.create(player=amir, season=3, cups=9, best_cups=9, matches_played=4)
+    # Two rows a statement: three rows take two statements.
+    monkeypatch.setattr("bulk.updates.INSERT_PARAMS", 2 * len(SeasonStats._meta.concrete_fields))
+
+    with CaptureQueriesContext(connection) as statements:
+        insert_rows(
+            SeasonStats,
+            [
+                {"player_id": p.pk, "season": 3, "cups": 5, "best_cups": 5}
+                for p in (amir, nima, sara)
+            ],
+            skip_existing=True,
+        )
+
+    assert len(statements) == 2
+    rows = {
+        row.player_id: (row.cups, row.best_cups, row.matches_played, row.ranked_played)
+        for row in SeasonStats.objects.filter(season=3)
+    }
+    assert rows == {amir.pk: (9, 9, 4, 0), nima.pk: (5, 5, 0, 0), sara.pk: (5, 5, 0, 0)}
+
+
+def test_an_insert_that_breaks_a_unique_constraint_fails_without_skip_existing(db):
+    (amir,) = _players("amir")
+    insert_rows(PlayerStats, [{"player_id": amir.pk}])
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_rows(PlayerStats, [{"player_id": amir.pk}])
+    insert_rows(PlayerStats, [{"player_id": amir.pk}], skip_existing=True)
+
+    assert PlayerStats.objects.filter(player=amir).count() == 1
