@@ -1,9 +1,12 @@
 """Finishing a round: the one path by which a round gets its outcome and moves its match on
 (KORT_RULES §1, §2, §5). A reported round, a live vote refused at 7:0 and a Bavan finished after
-a live vote all pass through :func:`round_finish`.
+a live vote all pass through :func:`round_settle` (saved by :func:`round_finish`, or together
+for a whole match).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from delivery.queue import queue_on_commit
 from matches.kort.rules import (
@@ -24,7 +27,22 @@ builds on matches, so matches queue it by its name and do not import it."""
 
 def round_finish(match: Match, round_: Round, decision: BavanDecision | None) -> RoundResult:
     """Give ``round_`` (trump seat and final tricks set) its outcome, save it as finished and
-    add it to ``match``, whose row the caller holds locked.
+    add it to ``match``, whose row the caller holds locked: :func:`round_settle`, then both
+    saved.
+
+    Raises:
+        InvalidRoundError: tricks and decision form no outcome of §2 (nothing is saved).
+    """
+    result = round_settle(match, round_, decision)
+    round_.save()
+    match.save(update_fields=ADVANCED_FIELDS)
+    return result
+
+
+def round_settle(match: Match, round_: Round, decision: BavanDecision | None) -> RoundResult:
+    """Give ``round_`` (trump seat and final tricks set) its outcome as finished and add it to
+    ``match``, in memory: the caller saves the round and the match's :data:`ADVANCED_FIELDS`
+    (a whole match reported at once saves its rounds together, and its match once).
 
     ``decision`` is the Bavan decision taken at 7:0 (None for a plain win). The match gains the
     round's wins, gets its next trump caller (§5) and, when a team reaches the target, is
@@ -32,7 +50,7 @@ def round_finish(match: Match, round_: Round, decision: BavanDecision | None) ->
     if the broker cannot be reached then, the sweeper queues it later (``delivery.sweep``).
 
     Raises:
-        InvalidRoundError: tricks and decision form no outcome of §2 (nothing is saved).
+        InvalidRoundError: tricks and decision form no outcome of §2 (nothing is changed).
     """
     result = round_outcome(round_.trump_seat, round_.tricks, decision)
     round_.status = RoundStatus.FINISHED
@@ -41,9 +59,15 @@ def round_finish(match: Match, round_: Round, decision: BavanDecision | None) ->
     round_.winner = result.winner
     round_.wins_awarded = result.wins_awarded
     round_.shutout_team = result.shutout_team
-    round_.save()
     _match_advance(match, round_.trump_seat, result)
     return result
+
+
+def rounds_save(match: Match, rounds: Sequence[Round]) -> None:
+    """Save ``rounds`` (settled by :func:`round_settle`, not saved yet) in one statement, then
+    ``match`` once: a whole match reported at once."""
+    Round.objects.bulk_create(rounds)
+    match.save(update_fields=ADVANCED_FIELDS)
 
 
 def _match_advance(match: Match, trump_seat: int, result: RoundResult) -> None:
@@ -59,7 +83,6 @@ def _match_advance(match: Match, trump_seat: int, result: RoundResult) -> None:
         match.status = MatchStatus.COMPLETED
         match.season, match.completed_at = season_of_completion()
         queue_on_commit(FINALIZE_TASK, match.pk)
-    match.save(update_fields=ADVANCED_FIELDS)
 
 
 ADVANCED_FIELDS = [

@@ -9,7 +9,7 @@ that round is finished. Reports arrive as typed :class:`~matches.reports.RoundRe
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from rest_framework_api_key.models import APIKey
 
 from domain.errors import Conflict, DomainError, NotFound, RuleError
+from matches.fields import json_as_read
 from matches.kort.rules import (
     TARGET_WINS,
     TRICKS_TO_WIN,
@@ -24,6 +25,7 @@ from matches.kort.rules import (
     CastVote,
     InvalidRoundError,
     Mode,
+    RoundResult,
     Team,
     resolve_votes,
 )
@@ -31,7 +33,7 @@ from matches.live_vote.services import vote_open, vote_settle
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import PLAY_REQUIRED, ReplayedReport, canonical_play, replay_report
 from matches.reports import TRICKS_REQUIRED, RoundReport
-from matches.rounds import round_finish
+from matches.rounds import round_finish, round_settle, rounds_save
 from matches.selectors import ROUNDS_IN_ORDER, SEATS_IN_ORDER
 from players.models import Player
 from players.ownership import check_owner
@@ -80,7 +82,11 @@ def match_create(
             stored: list[Round] = []
             for index, report in enumerate(rounds):
                 with _errors_under(f"rounds[{index}]"):
-                    _round_add(match, stored, report)
+                    _round_add(match, stored, report, finish=round_settle)
+            if stored:
+                # A live vote stored its round when it opened (only the last round can be one).
+                rounds_save(match, [round_ for round_ in stored if round_.pk is None])
+            _hold(match, "rounds", stored)
     except IntegrityError:
         # A concurrent request with the same external_id won the race: return its match.
         existing = Match.objects.filter(service_key=service_key, external_id=external_id).first()
@@ -104,10 +110,11 @@ def _match_insert(
         service_key=service_key,
         client_version=client_version,
     )
-    Seat.objects.bulk_create(
+    seats = Seat.objects.bulk_create(
         Seat(match=match, seat=seat, player=player, match_created_at=match.created_at)
         for seat, player in enumerate(players)
     )
+    _hold(match, "seats", seats)
     return match
 
 
@@ -164,13 +171,22 @@ def round_report(
         check_owner(match.service_key_id, service_key, f"match {match.pk}")
         voting = _voting_round(match)
         if voting is None:
-            return _round_add(match, list(match.rounds.all()), report)
+            return _round_report_add(match, report)
     # A round of the match is voting: settle what is due in its vote first (the vote row is
     # locked before the match row), then take the match again.
     vote_settle(voting.bavan_vote)
     with transaction.atomic():
-        match = match_locked(match_id)
-        return _round_add(match, list(match.rounds.all()), report)
+        return _round_report_add(match_locked(match_id), report)
+
+
+def _round_report_add(match: Match, report: RoundReport) -> tuple[Round, bool]:
+    """:func:`_round_add` after the rounds of ``match`` read along; a stored round is added to
+    them, so the match answers with it without reading its rounds again."""
+    rounds = list(match.rounds.all())
+    round_, created = _round_add(match, rounds, report)
+    if created:
+        _hold(match, "rounds", rounds)
+    return round_, created
 
 
 def match_locked(match_id: int) -> Match:
@@ -191,13 +207,31 @@ def match_locked(match_id: int) -> Match:
     return match
 
 
+def _hold(match: Match, name: str, objects: list[Any]) -> None:
+    """Keep ``objects`` (in order) as the ``name`` (``seats``, ``rounds``) of ``match``, as if
+    read along with it (``matches.selectors.SEATS_IN_ORDER``, ``ROUNDS_IN_ORDER``)."""
+    cache = match.__dict__.setdefault("_prefetched_objects_cache", {})
+    cache.pop(name, None)
+    held = getattr(match, name).all()
+    held._result_cache = objects
+    held._prefetch_done = True
+    cache[name] = held
+
+
 def _voting_round(match: Match) -> Round | None:
     return next((r for r in match.rounds.all() if r.status == RoundStatus.VOTING), None)
 
 
-def _round_add(match: Match, rounds: list[Round], report: RoundReport) -> tuple[Round, bool]:
+def _round_add(
+    match: Match,
+    rounds: list[Round],
+    report: RoundReport,
+    finish: Callable[[Match, Round, BavanDecision | None], RoundResult] = round_finish,
+) -> tuple[Round, bool]:
     """Add ``report`` to ``match`` (row locked) after its ``rounds`` so far, in order; a stored
-    round is appended to ``rounds``."""
+    round is appended to ``rounds``. A finished round goes through ``finish``:
+    ``matches.rounds.round_finish`` saves it and the match, ``round_settle`` leaves both to the
+    caller."""
     expected = len(rounds) + 1
     number = report.number
     body = report.body()
@@ -231,9 +265,9 @@ def _round_add(match: Match, rounds: list[Round], report: RoundReport) -> tuple[
         trump_seat=report.trump_seat,
         tricks_a=tricks[Team.A],
         tricks_b=tricks[Team.B],
-        bavan_votes=report.votes_wire(),
-        report=body,
-        play=play,
+        bavan_votes=json_as_read(report.votes_wire()),
+        report=json_as_read(body),
+        play=json_as_read(play),
     )
     if report.live_vote:
         if report.votes:
@@ -244,7 +278,7 @@ def _round_add(match: Match, rounds: list[Round], report: RoundReport) -> tuple[
             )
         vote_open(stored)
     else:
-        round_finish(match, stored, _round_decision(report, tricks, replayed))
+        finish(match, stored, _round_decision(report, tricks, replayed))
     rounds.append(stored)
     return stored, True
 

@@ -202,6 +202,15 @@ class MatchSerializer(serializers.ModelSerializer):
         }
 
 
+def match_answer(match: Match) -> dict:
+    """``match`` as :class:`MatchSerializer` shows it (its seats and rounds in hand or read
+    along). One serializer shows every answer, so its fields are built once, not per answer."""
+    return _MATCH_ANSWER.to_representation(match)
+
+
+_MATCH_ANSWER = MatchSerializer()
+
+
 class RoundReportedSerializer(serializers.Serializer):
     """The answer to a round report or finish. ``outcome``, ``winner`` and ``wins_awarded`` are
     null while the round is open (``status`` voting or bavan); ``vote`` is the live vote, if any."""

@@ -1,7 +1,6 @@
 """Match endpoints (API.md "Matches"): thin views over services and selectors."""
 
 import django_filters
-from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, status, viewsets
@@ -18,6 +17,7 @@ from matches.api.serializers import (
     MatchSerializer,
     RoundReportedSerializer,
     RoundReportSerializer,
+    match_answer,
 )
 from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.serializers import BavanVoteSerializer
@@ -117,7 +117,9 @@ class MatchViewSet(
         fields = dict(given.validated_data)
         rounds = [RoundReport.from_wire(report) for report in fields.pop("rounds", ())]
         match, created = services.match_create(service_key=request.auth, rounds=rounds, **fields)
-        body = MatchSerializer(self.get_queryset().get(pk=match.pk)).data
+        if not created:  # the match stored before, read with its details
+            match = self.get_queryset().get(pk=match.pk)
+        body = match_answer(match)
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
     @extend_schema(
@@ -146,15 +148,17 @@ class MatchViewSet(
 def round_answer(round_: Round, created: bool, match: Match | None = None) -> Response:
     """The answer to a round report or finish: 201 when the round was stored now, 200 for a
     resend (API.md "Matches"). ``match`` is the round's match as the report left it, with its
-    seats read along; without it (or for a resend) the match is read again."""
+    seats and rounds (the new one too) in hand; without it (or for a resend) the match is read
+    again. A round has a live vote while it is open, and after it when a Bavan decision was
+    taken; a round reported finished now had none."""
     if match is None or not created:
         round_.refresh_from_db()
         match = selectors.matches_with_details().get(pk=round_.match_id)
+        voted = round_.status != RoundStatus.FINISHED or round_.bavan is not None
     else:
-        match.refresh_from_db(fields=["rounds"])  # forgets the rounds read before the report
-        prefetch_related_objects([match], selectors.ROUNDS_IN_ORDER)
+        voted = round_.status != RoundStatus.FINISHED
     vote = None
-    if round_.status != RoundStatus.FINISHED or round_.bavan is not None:
+    if voted:
         vote = vote_selectors.bavan_vote(round=round_)
     body = {
         "number": round_.number,
@@ -166,6 +170,6 @@ def round_answer(round_: Round, created: bool, match: Match | None = None) -> Re
         "vote": None
         if vote is None
         else BavanVoteSerializer(vote_selectors.vote_seen(vote, timezone.now())).data,
-        "match": MatchSerializer(match).data,
+        "match": match_answer(match),
     }
     return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)

@@ -32,22 +32,22 @@ def match_id(service, cast) -> int:
     return match_start(service, ids_of(cast))
 
 
-def test_a_round_report_costs_at_most_8_statements(service, match_id):
+def test_a_round_report_costs_at_most_6_statements(service, match_id):
     _, statements = post_counted(
         service, f"{MATCHES}{match_id}/rounds/", {"number": 1, **round_body(0, 7, 3)}
     )
 
-    assert len(statements) <= 8, "\n".join(statements)
+    assert len(statements) <= 6, "\n".join(statements)
 
 
-def test_the_final_round_costs_at_most_12_statements(service, match_id):
+def test_the_final_round_costs_at_most_7_statements(service, match_id):
     post_counted(service, f"{MATCHES}{match_id}/rounds/", {"number": 1, **round_body(0, 7, 3)})
 
     _, statements = post_counted(
         service, f"{MATCHES}{match_id}/rounds/", {"number": 2, **round_body(0, 7, 0, "stop")}
     )
 
-    assert len(statements) <= 12, "\n".join(statements)
+    assert len(statements) <= 7, "\n".join(statements)
 
 
 def test_a_round_report_does_not_grow_with_the_rounds_before_it(service, cast):
@@ -61,6 +61,21 @@ def test_a_round_report_does_not_grow_with_the_rounds_before_it(service, cast):
         counts.append(len(statements))
 
     assert len(set(counts)) == 1, counts
+
+
+@pytest.mark.parametrize(
+    ("mode", "rounds"),
+    [("ranked", 3), ("room", 7)],
+    ids=["ranked-3-rounds", "room-7-rounds"],
+)
+def test_a_whole_match_costs_7_statements_whatever_its_rounds(service, cast, mode, rounds):
+    # Team A wins every round 7:3, so trump stays with seat 0 (KORT_RULES §5) to the target.
+    body = {"mode": mode, "seats": ids_of(cast), "rounds": [round_body(0, 7, 3)] * rounds}
+
+    status, statements = post_counted(service, MATCHES, body)
+
+    assert status == 201
+    assert len(statements) == 7, "\n".join(statements)
 
 
 def test_reading_a_match_does_not_grow_with_its_rounds(api, service, cast):
