@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from matches.models import Match, Round
+from players.models import Player
 from ranking.models import CupChange
 
 MATCHES = "/api/v1/matches/"
@@ -56,6 +57,20 @@ def match_play(service, seats, rounds, *, mode="ranked", first_trump_seat=0) -> 
     match_id = match_start(service, seats, mode=mode, first_trump_seat=first_trump_seat)
     rounds_report(service, match_id, rounds)
     return match_id
+
+
+def korts_won(service, player_id: int, count: int, *, mode: str = "ranked") -> list[int]:
+    """``count`` matches of ``player_id`` at seat 0, each with three new players and won at
+    once by team A's Kort (KORT_RULES §2, §5); their ids. Ranked ones are finalized."""
+    match_ids = []
+    for _ in range(count):
+        others = [
+            service.post(PLAYERS, {"username": f"p{Player.objects.count()}"}).data["id"]
+            for _ in range(3)
+        ]
+        seats = [player_id, *others]
+        match_ids.append(match_play(service, seats, [round_body(0, 7, 0, "stop")], mode=mode))
+    return match_ids
 
 
 def match_read(api, match_id: int) -> dict:

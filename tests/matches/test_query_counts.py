@@ -1,6 +1,8 @@
 """How many data statements each write and read of matches costs, so a later change cannot
 quietly add an N+1 (SAVEPOINT / RELEASE and the queued tasks not counted: finalization runs in
-its own task, and tests/ranking pins its own count)."""
+its own task, and tests/ranking pins its own count). API.md "Matches" (creating a match, round
+reports, reading a match, the list), "Players" (a player's match history) and KORT_RULES §6
+through ``POST /kort/bavan-guaranteed/``."""
 
 from __future__ import annotations
 
@@ -8,23 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.api_steps import MATCHES, ids_of, match_start, round_body
-
-TRANSACTION_CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT", "BEGIN", "COMMIT")
-
-
-def data_statements(captured: CaptureQueriesContext) -> list[str]:
-    return [
-        q["sql"] for q in captured.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)
-    ]
-
-
-def post_counted(client, path: str, body: dict) -> tuple[int, list[str]]:
-    """POST through the test client without running what it queues on commit."""
-    with CaptureQueriesContext(connection) as captured:
-        response = client.client.post(path, body, format="json")
-    assert response.status_code in (200, 201), response.data
-    return response.status_code, data_statements(captured)
+from tests.api_steps import MATCHES, PLAYERS, ids_of, korts_won, match_start, round_body
+from tests.matches.test_bavan_search_api import POSITION
+from tests.matches.test_bavan_search_api import URL as BAVAN_GUARANTEED
+from tests.queries import assert_flat, data_statements, get_counted, post_counted
 
 
 @pytest.fixture
@@ -89,3 +78,42 @@ def test_reading_a_match_does_not_grow_with_its_rounds(api, service, cast):
         assert api.get(f"{MATCHES}{match_id}/").status_code == 200
 
     assert len(data_statements(captured)) <= 4, "\n".join(data_statements(captured))
+
+
+def test_creating_a_match_without_rounds_costs_the_same_for_players_with_0_or_6_matches(
+    service, cast
+):
+    first = ids_of(cast)
+    _, fresh = post_counted(service, MATCHES, {"mode": "ranked", "seats": first})
+    for player in cast:
+        korts_won(service, player.id, 6)
+
+    _, seasoned = post_counted(service, MATCHES, {"mode": "ranked", "seats": first})
+
+    assert_flat(fresh, seasoned, at_most=4)
+
+
+def test_the_match_list_costs_the_same_statements_for_2_or_8_matches(api, service, cast):
+    korts_won(service, cast[0].id, 2)
+    two = get_counted(api, MATCHES)
+    korts_won(service, cast[0].id, 6)
+
+    eight = get_counted(api, MATCHES)
+
+    assert_flat(two, eight, at_most=5)
+
+
+def test_a_players_history_page_costs_the_same_statements_for_1_or_6_matches(api, service, cast):
+    korts_won(service, cast[0].id, 1)
+    one = get_counted(api, f"{PLAYERS}{cast[0].id}/matches/")
+    korts_won(service, cast[0].id, 5)
+
+    six = get_counted(api, f"{PLAYERS}{cast[0].id}/matches/")
+
+    assert_flat(one, six, at_most=5)
+
+
+def test_the_bavan_guaranteed_search_reads_nothing_stored(api):
+    _, statements = post_counted(api, BAVAN_GUARANTEED, POSITION)
+
+    assert statements == []
