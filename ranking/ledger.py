@@ -21,8 +21,15 @@ UPDATE_BATCH = 1000
 
 def players_locked(player_ids: Iterable[int]) -> list[Player]:
     """The players' rows, locked in id order (so concurrent writers cannot deadlock) and read
-    once locked, so their totals are current."""
-    return list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
+    once locked, so their totals are current.
+
+    The lock is ``FOR NO KEY UPDATE`` (PostgreSQL; SQLite locks the whole database): it keeps
+    other writers of the rows out but lets rows that refer to the players be written (a new
+    match's seats, tokens), whose foreign keys take ``KEY SHARE`` locks; with ``FOR UPDATE``
+    a match seating the players would wait, and could deadlock with the holder."""
+    return list(
+        Player.objects.select_for_update(no_key=True).filter(pk__in=player_ids).order_by("pk")
+    )
 
 
 def cups_move(

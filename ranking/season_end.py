@@ -245,7 +245,7 @@ def _cups_reset(number: int, runner: str) -> None:
         floor = end.reset_floor
         changed = Q(cups__lt=0) | Q(cups__gt=floor)
         query = Player.objects.filter(changed, is_bot=False, pk__gt=end.cursor or 0)
-        players = list(query.select_for_update().order_by("pk")[:BATCH])
+        players = list(query.select_for_update(no_key=True).order_by("pk")[:BATCH])
         deltas = {
             player.pk: season_reset_cups(player.cups, floor) - player.cups for player in players
         }

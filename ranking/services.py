@@ -208,7 +208,7 @@ def player_ban(player: Player, banned: bool) -> bool:
     their last ranked match (API.md "Conventions", KORT_RULES §10). Returns True if it changed
     the player, False if they already were so; ``player.is_banned`` follows."""
     with transaction.atomic():
-        locked = Player.objects.select_for_update().get(pk=player.pk)
+        locked = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
         player.is_banned = banned
         if locked.is_banned == banned:
             return False

@@ -1,13 +1,17 @@
 """Finalization applies a match's cups and statistics exactly once (KORT_RULES §7), whether it
 runs again later or twice at the same moment."""
 
+import threading
+import time
+
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Match
 from players.models import Player
 from players.services import player_create
+from ranking.ledger import players_locked
 from ranking.models import CupChange
 from ranking.services import match_finalize
 from ranking.tasks import finalize_match
@@ -136,3 +140,31 @@ def test_finalization_costs_the_same_statements_whatever_the_players(service, ca
     # season's board counts; the second match's board already has them).
     assert counts[1] <= counts[0] <= 22, counts
     assert counts[1] <= 17, counts
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_match_seats_players_whose_finalization_holds_them_without_waiting(service, cast):
+    """A finalization locks its players' rows ``FOR NO KEY UPDATE``: the seats of a new match
+    (their foreign keys take ``KEY SHARE`` locks on the same rows) do not wait for it. Were
+    they to wait, the two could deadlock: seats are written in seat order, a finalization
+    locks its players in id order."""
+    held, released = threading.Event(), threading.Event()
+
+    def finalization_holding_the_players():
+        with transaction.atomic():
+            players_locked(ids_of(cast))
+            held.set()
+            released.wait(10)
+
+    def match_seating_them():
+        assert held.wait(5)
+        started = time.monotonic()
+        match_start(service, list(reversed(ids_of(cast))))
+        took = time.monotonic() - started
+        released.set()
+        return took
+
+    _, took = at_once([finalization_holding_the_players, match_seating_them])
+
+    assert took < 5
