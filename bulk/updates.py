@@ -98,18 +98,29 @@ def insert_rows(
     """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` parameters,
     each row's columns not given taking the model field's default; with ``skip_existing``,
     rows that would break a unique constraint are left out (``ON CONFLICT DO NOTHING``). Keys
-    are column names of concrete fields; the auto primary key is left to the database."""
+    are column names of concrete fields; the auto primary key is left to the database.
+
+    A column no row gives whose default is an integer (the statistics' counts) is written as
+    that number, so the statement has one parameter per given value only (and its text stays
+    the same from call to call)."""
     connection = connections[router.db_for_write(model)]
     fields = [
         (str(field.column), field)
         for field in model._meta.concrete_fields
         if not (field.primary_key and field.get_internal_type() in AUTO_FIELDS)
     ]
+    given = {column for row in rows for column in row}
+    constant = {
+        column: int(field.get_default())
+        for column, field in fields
+        if column not in given and type(field.get_default()) is int
+    }
+    passed = [(column, field) for column, field in fields if column not in constant]
     columns = ", ".join(_quoted(column) for column, _ in fields)
-    marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
     conflict = " ON CONFLICT DO NOTHING" if skip_existing else ""
     table = _quoted(model._meta.db_table)
-    per_statement = max(1, INSERT_PARAMS // len(fields))
+    per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
     for start in range(0, len(rows), per_statement):
         batch = rows[start : start + per_statement]
         params = [
@@ -117,7 +128,7 @@ def insert_rows(
                 row[column] if column in row else field.get_default(), connection
             )
             for row in batch
-            for column, field in fields
+            for column, field in passed
         ]
         values = ", ".join([marks] * len(batch))
         with connection.cursor() as cursor:

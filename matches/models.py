@@ -240,14 +240,27 @@ class Round(models.Model):
     @property
     def result(self) -> RoundResult:
         """The stored round as the rules module's value object (finished rounds only)."""
-        # A finished round has all three (the outcome_iff_round_finished constraint).
-        assert self.outcome is not None
-        assert self.winner is not None
-        assert self.wins_awarded is not None
-        return RoundResult(
-            outcome=Outcome(self.outcome),
-            winner=Team(self.winner),
-            wins_awarded=self.wins_awarded,
-            trump_team=team_of(self.trump_seat),
-            shutout_team=Team(self.shutout_team) if self.shutout_team else None,
+        return stored_result(
+            self.trump_seat, self.outcome, self.winner, self.wins_awarded, self.shutout_team
         )
+
+
+def stored_result(
+    trump_seat: int,
+    outcome: str | None,
+    winner: str | None,
+    wins_awarded: int | None,
+    shutout_team: str | None,
+) -> RoundResult:
+    """A finished round's stored columns as the rules module's value object."""
+    # A finished round has all three (the outcome_iff_round_finished constraint).
+    assert outcome is not None
+    assert winner is not None
+    assert wins_awarded is not None
+    return RoundResult(
+        outcome=Outcome(outcome),
+        winner=Team(winner),
+        wins_awarded=wins_awarded,
+        trump_team=team_of(trump_seat),
+        shutout_team=Team(shutout_team) if shutout_team else None,
+    )

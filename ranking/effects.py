@@ -9,8 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from matches.kort.rules import StatsLine, Team, match_cups, match_stats
-from matches.models import Match
+from django.db import connections, router
+
+from matches.kort.rules import (
+    Mode,
+    RoundResult,
+    StatsLine,
+    Team,
+    match_cups,
+    match_stats,
+    team_of,
+)
+from matches.models import Match, Round, RoundStatus, Seat, stored_result
+from players.models import Player
 
 
 @dataclass(frozen=True)
@@ -22,26 +33,73 @@ class PlayerEffect:
     stats: StatsLine
 
 
-def match_effect(match: Match) -> dict[int, PlayerEffect]:
-    """The effect of a completed ``match`` on each of its human players, by player id in
-    increasing order (the lock order): cups from ``match_cups`` (ranked matches only, §7) and
-    statistics from ``match_stats`` (§8), over its rounds in order.
+@dataclass(frozen=True)
+class MatchFacts:
+    """What the effect of a completed match is computed from: its mode, winner and wins, its
+    rounds' results in order, and the team of each human player by player id (bots get
+    nothing); and the season it was completed in."""
 
-    Reads ``match.rounds`` and ``match.seats`` with their players; prefetch them (``rounds``,
-    ``seats__player``) to read many matches without a query per match.
-    """
-    results = [r.result for r in sorted(match.rounds.all(), key=lambda r: r.number)]
+    ranked: bool
+    winner: Team
+    wins: dict[Team, int]
+    results: list[RoundResult]
+    human_teams: dict[int, Team]
+    season: int | None
+
+
+def facts_of(match: Match) -> MatchFacts:
+    """The facts of a completed ``match`` whose ``rounds`` and ``seats`` with their players
+    are read along (prefetch ``rounds`` and ``seats__player`` to read many matches)."""
     assert match.winner is not None  # a completed match has its winner (winner_iff_match_over)
-    winner = Team(match.winner)
-    cups = match_cups(results, winner, match.wins) if match.is_ranked else None
-    lines = {team: match_stats(results, winner, team) for team in Team}
-    humans = sorted(
-        (seat for seat in match.seats.all() if not seat.player.is_bot),
-        key=lambda seat: seat.player_id,
+    return MatchFacts(
+        ranked=match.is_ranked,
+        winner=Team(match.winner),
+        wins=match.wins,
+        results=[r.result for r in sorted(match.rounds.all(), key=lambda r: r.number)],
+        human_teams={s.player_id: s.team for s in match.seats.all() if not s.player.is_bot},
+        season=match.season,
     )
-    return {
-        seat.player_id: PlayerEffect(
-            cups=None if cups is None else cups[seat.team], stats=lines[seat.team]
+
+
+def completed_facts(match_id: int) -> MatchFacts | None:
+    """The facts of match ``match_id`` read in two plain statements (finalization's hot
+    path), or None if it has no winner yet."""
+    match, seat, player, round_ = (model._meta.db_table for model in (Match, Seat, Player, Round))
+    with connections[router.db_for_write(Match)].cursor() as cursor:
+        cursor.execute(
+            f'SELECT m."mode", m."winner", m."wins_a", m."wins_b", m."season", s."seat", '
+            f's."player_id", p."is_bot" FROM "{match}" m '
+            f'JOIN "{seat}" s ON s."match_id" = m."id" '
+            f'JOIN "{player}" p ON p."id" = s."player_id" WHERE m."id" = %s',
+            [match_id],
         )
-        for seat in humans
+        seats = cursor.fetchall()
+        if not seats or seats[0][1] is None:
+            return None
+        cursor.execute(
+            f'SELECT "trump_seat", "outcome", "winner", "wins_awarded", "shutout_team" '
+            f'FROM "{round_}" WHERE "match_id" = %s AND "status" = %s ORDER BY "number"',
+            [match_id, RoundStatus.FINISHED.value],
+        )
+        results = [stored_result(*row) for row in cursor.fetchall()]
+    mode, winner, wins_a, wins_b, season = seats[0][:5]
+    return MatchFacts(
+        ranked=mode == Mode.RANKED,
+        winner=Team(winner),
+        wins={Team.A: wins_a, Team.B: wins_b},
+        results=results,
+        human_teams={pid: team_of(number) for _, _, _, _, _, number, pid, bot in seats if not bot},
+        season=season,
+    )
+
+
+def match_effect(facts: MatchFacts) -> dict[int, PlayerEffect]:
+    """The effect of a completed match (its ``facts``) on each of its human players, by
+    player id in increasing order (the lock order): cups from ``match_cups`` (ranked matches
+    only, §7) and statistics from ``match_stats`` (§8), over its rounds in order."""
+    cups = match_cups(facts.results, facts.winner, facts.wins) if facts.ranked else None
+    lines = {team: match_stats(facts.results, facts.winner, team) for team in Team}
+    return {
+        player_id: PlayerEffect(cups=None if cups is None else cups[team], stats=lines[team])
+        for player_id, team in sorted(facts.human_teams.items())
     }

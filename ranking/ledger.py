@@ -10,7 +10,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from bulk.updates import by_key, field_value, insert_rows, update_rows
-from matches.models import Match
 from players.models import Player
 from ranking.models import CupChange, CupKind
 from stats.services import season_cups_record, season_stats_open
@@ -39,11 +38,12 @@ def cups_move(
     kind: CupKind,
     season: int,
     at: datetime,
-    match: Match | None = None,
+    match_id: int | None = None,
 ) -> None:
     """Move each player's cups by ``deltas[player id]``: one ledger row each (``kind``, the
-    ``season`` it belongs to, the running total ``cups_after``, stamped ``at``), and the
-    player's ``cups``, ``best_cups`` and ``cups_changed_at`` (the leaderboard's tie-break).
+    ``season`` it belongs to, the running total ``cups_after``, stamped ``at``, the match
+    ``match_id`` of a match's cups or a void), and the player's ``cups``, ``best_cups`` and
+    ``cups_changed_at`` (the leaderboard's tie-break).
 
     ``players`` are rows locked by the caller (:func:`players_locked`). ``best_cups`` is the
     highest total ever reached (§10): a change that lifts the total above it lifts it, and
@@ -60,7 +60,7 @@ def cups_move(
         rows.append(
             {
                 "kind": kind,
-                "match_id": None if match is None else match.pk,
+                "match_id": match_id,
                 "player_id": player.pk,
                 "season": season,
                 "delta": deltas[player.pk],

@@ -37,7 +37,7 @@ from matches.kort.rules import StatsLine, season_reset_cups
 from matches.models import Match, MatchStatus
 from players.models import Player
 from ranking.board import board_build, board_differences, current_season_number
-from ranking.effects import match_effect
+from ranking.effects import facts_of, match_effect
 from ranking.models import CupChange, CupKind, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
 from stats.models import PlayerStats, SeasonStats
@@ -203,7 +203,7 @@ def ladder_replay(matches: Iterable[Match], history: History) -> Replay:
     in the order they were applied (KORT_RULES §7, §8, §10, §11)."""
     events: list[tuple[tuple, Callable[[Replay], None]]] = []
     for match in matches:
-        effects = match_effect(match)
+        effects = match_effect(facts_of(match))
         season = _season_of(match.season)
         key = (season, 1, match.finalized_at, 0, match.pk)
         events.append((key, _finalized(match, season, effects)))

@@ -25,7 +25,7 @@ from matches.kort.rules import StatsLine
 from matches.models import Match, MatchStatus, Seat
 from players.models import Player
 from ranking.board import board_move, current_season_number, is_on_board
-from ranking.effects import PlayerEffect, match_effect
+from ranking.effects import PlayerEffect, completed_facts, facts_of, match_effect
 from ranking.ledger import cups_move, players_locked
 from ranking.models import CupChange, CupKind
 from seasons.models import Season, SeasonStatus
@@ -53,39 +53,40 @@ def match_finalize(match_id: int) -> bool:
         SeasonNotOpen: the match was completed after its season's end and the next season
             has not opened yet; nothing is written.
     """
-    season_open = Exists(Season.objects.filter(number=OuterRef("season")))
-    found = Match.objects.filter(pk=match_id).values_list("season", season_open).first()
-    if found is not None and found[0] is not None and not found[1]:
-        raise SeasonNotOpen(found[0])
     with transaction.atomic():
-        claimed = Match.objects.filter(pk=match_id, status=MatchStatus.COMPLETED).update(
-            status=MatchStatus.FINALIZED
-        )
-        if not claimed:
+        # Claimed only while completed, and only once its season has opened.
+        completed = Match.objects.filter(pk=match_id, status=MatchStatus.COMPLETED)
+        season_open = Exists(Season.objects.filter(number=OuterRef("season")))
+        if not completed.filter(season_open).update(status=MatchStatus.FINALIZED):
+            waiting = completed.values_list("season", flat=True).first()
+            if waiting is not None:
+                raise SeasonNotOpen(waiting)
             return False
-        match = Match.objects.prefetch_related("rounds", SEATS_WITH_PLAYERS).get(pk=match_id)
-        effects = match_effect(match)
+        facts = completed_facts(match_id)
+        if facts is None or facts.season is None:
+            raise ValueError(f"match {match_id} is over without a winner or season")
+        season = facts.season
+        effects = match_effect(facts)
         # The time is taken once the players' rows are locked, so matches sharing a player are
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
         players = players_locked(effects)
         now = timezone.now()
-        season = _season_of(match)
         deltas = {pid: effect.cups for pid, effect in effects.items() if effect.cups is not None}
         if deltas:
             board = _board_before(players)
             # Opens the players' statistics rows of the season, from their totals before.
-            cups_move(players, deltas, kind=CupKind.MATCH, season=season, at=now, match=match)
+            cups_move(players, deltas, kind=CupKind.MATCH, season=season, at=now, match_id=match_id)
             # A finalized ranked match puts its human players on its season's board (§10).
             _board_follow(board, players, on_board={player.pk for player in players})
         else:
             season_stats_open(season, {player.pk: player.cups for player in players})
-        stats_add(_by_stats_line(effects), season=season, ranked=match.is_ranked)
+        stats_add(_by_stats_line(effects), season=season, ranked=facts.ranked)
         Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
 
 
 SEATS_WITH_PLAYERS = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-"""A match's seats with their players, read along in one query (``match_effect``)."""
+"""A match's seats with their players, read along in one query (``facts_of``)."""
 
 
 class _BoardBefore:
@@ -177,7 +178,7 @@ def match_void(match_id: int, reason: str) -> Match:
                 f"{season.number + 1} has opened",
             )
         match = Match.objects.prefetch_related("rounds", SEATS_WITH_PLAYERS).get(pk=match_id)
-        effects = match_effect(match)
+        effects = match_effect(facts_of(match))
         given = CupChange.objects.filter(match=match, kind=CupKind.MATCH)
         deltas = {player_id: -delta for player_id, delta in given.values_list("player", "delta")}
         players = players_locked(effects)
@@ -185,7 +186,9 @@ def match_void(match_id: int, reason: str) -> Match:
         moved = [player for player in players if player.pk in deltas]
         board = _board_before(moved)
         if deltas:
-            cups_move(moved, deltas, kind=CupKind.VOID, season=season.number, at=now, match=match)
+            cups_move(
+                moved, deltas, kind=CupKind.VOID, season=season.number, at=now, match_id=match.pk
+            )
         taken_back = [(-line, player_ids) for line, player_ids in _by_stats_line(effects)]
         stats_add(taken_back, season=_season_of(match), ranked=match.is_ranked)
         if moved:
