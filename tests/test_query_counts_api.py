@@ -94,16 +94,22 @@ def test_my_stats_cost_the_same_statements_for_1_or_6_matches(api, service, cast
 # Leaderboard and seasons (API.md "Leaderboard", "Seasons")
 
 
-def test_the_board_around_a_player_costs_the_same_statements_for_4_or_19_players(
-    api, service, amir
-):
+@pytest.mark.parametrize(
+    ("path", "at_most"),
+    [
+        pytest.param("/api/v1/leaderboard/around/{amir}/", 8, id="around-a-player"),
+        pytest.param(f"{SEASONS}1/leaderboard/", 5, id="current-season"),
+    ],
+)
+def test_a_board_costs_the_same_statements_for_4_or_19_players(api, service, amir, path, at_most):
+    path = path.format(amir=amir)
     korts_won(service, amir, 1)
-    four = get_counted(api, f"/api/v1/leaderboard/around/{amir}/")
+    four = get_counted(api, path)
     korts_won(service, amir, 5)
 
-    nineteen = get_counted(api, f"/api/v1/leaderboard/around/{amir}/")
+    nineteen = get_counted(api, path)
 
-    assert_flat(four, nineteen, at_most=8)
+    assert_flat(four, nineteen, at_most=at_most)
 
 
 def seasons_played(service, player_id: int, ended: int) -> None:
@@ -135,18 +141,6 @@ def test_a_seasons_read_costs_the_same_statements_for_1_or_3_seasons(
     three = get_counted(api, path)
 
     assert_flat(one, three, at_most=at_most)
-
-
-def test_the_current_seasons_board_costs_the_same_statements_for_4_or_19_players(
-    api, service, amir
-):
-    korts_won(service, amir, 1)
-    four = get_counted(api, f"{SEASONS}1/leaderboard/")
-    korts_won(service, amir, 5)
-
-    nineteen = get_counted(api, f"{SEASONS}1/leaderboard/")
-
-    assert_flat(four, nineteen, at_most=5)
 
 
 def test_a_finalized_seasons_board_costs_the_same_statements_for_4_or_16_players(
