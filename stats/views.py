@@ -53,7 +53,8 @@ SEASON_PARAMETER = OpenApiParameter(
 def stats_answer(request, player: Player) -> Response:
     """The statistics of ``player`` over all time, or over the season ``?season=N``: 400 when
     N is not a season number, 404 for an unknown season (API.md "Seasons")."""
-    query = SeasonQuery(data=request.query_params)
+    # As a plain mapping, so that an empty ``?season=`` is refused, not read as left out.
+    query = SeasonQuery(data=request.query_params.dict())
     query.is_valid(raise_exception=True)
     season = query.validated_data.get("season")
     if season is not None:

@@ -10,8 +10,23 @@ from matches.models import Seat
 
 
 class TricksSerializer(serializers.Serializer):
+    """A round's tricks by team: ``{"A": n, "B": m}``, no other key (KORT_RULES §1: two
+    teams)."""
+
     A = serializers.IntegerField(min_value=0, max_value=TRICKS_IN_ROUND)
     B = serializers.IntegerField(min_value=0, max_value=TRICKS_IN_ROUND)
+
+    def to_internal_value(self, data):
+        values = super().to_internal_value(data)
+        unknown = sorted(str(key) for key in data if key not in self.fields)
+        if unknown:
+            raise serializers.ValidationError(
+                {
+                    key: ["not a team: tricks are counted for teams A and B (KORT_RULES §1)"]
+                    for key in unknown
+                }
+            )
+        return values
 
 
 class BavanVoteSerializer(serializers.ModelSerializer):

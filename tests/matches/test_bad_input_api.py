@@ -103,6 +103,17 @@ BAD_ROUNDS = [
     pytest.param({"tricks": {"A": 7, "B": 3}}, "trump_seat", "required", id="no-caller"),
 ]
 
+THIRD_TEAM = {"trump_seat": 0, "tricks": {"A": 7, "B": 3, "C": 1}}
+
+
+def test_tricks_of_a_third_team_are_refused(service, match_id):
+    counts = stored_counts()
+
+    response = report(service, match_id, THIRD_TEAM)
+
+    assert_rejected(response, counts, "tricks", "not a team")
+    assert list(response.data["tricks"]) == ["C"]
+
 
 @pytest.fixture
 def match_id(service, cast):

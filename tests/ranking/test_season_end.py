@@ -199,6 +199,13 @@ def test_statistics_of_a_season_that_is_not_one(api, ladder, season, status):
         assert "season" in response.data
 
 
+def test_an_empty_season_is_refused_not_read_as_all_time(api, ladder):
+    response = api.get(f"{PLAYERS}{ladder['amir']}/stats/?season=")
+
+    assert response.status_code == 400
+    assert "valid integer" in str(response.data["season"])
+
+
 def test_seasons_through_the_api(api, ladder):
     season_end()
 
