@@ -44,7 +44,7 @@ class MatchFacts:
     wins: dict[Team, int]
     results: list[RoundResult]
     human_teams: dict[int, Team]
-    season: int | None
+    season: int
 
 
 def facts_of(match: Match) -> MatchFacts:
@@ -57,7 +57,7 @@ def facts_of(match: Match) -> MatchFacts:
         wins=match.wins,
         results=[r.result for r in sorted(match.rounds.all(), key=lambda r: r.number)],
         human_teams={s.player_id: s.team for s in match.seats.all() if not s.player.is_bot},
-        season=match.season,
+        season=_season_over(match.pk, match.season),
     )
 
 
@@ -89,8 +89,15 @@ def completed_facts(match_id: int) -> MatchFacts | None:
         wins={Team.A: wins_a, Team.B: wins_b},
         results=results,
         human_teams={pid: team_of(number) for _, _, _, _, _, number, pid, bot in seats if not bot},
-        season=season,
+        season=_season_over(match_id, season),
     )
+
+
+def _season_over(match_id: int, season: int | None) -> int:
+    """The season of a match over, which its status guarantees (season_iff_match_over)."""
+    if season is None:
+        raise ValueError(f"match {match_id} is over without a season (season_iff_match_over)")
+    return season
 
 
 def match_effect(facts: MatchFacts) -> dict[int, PlayerEffect]:

@@ -63,8 +63,8 @@ def match_finalize(match_id: int) -> bool:
                 raise SeasonNotOpen(waiting)
             return False
         facts = completed_facts(match_id)
-        if facts is None or facts.season is None:
-            raise ValueError(f"match {match_id} is over without a winner or season")
+        if facts is None:
+            raise ValueError(f"match {match_id} is completed without a winner")
         season = facts.season
         effects = match_effect(facts)
         # The time is taken once the players' rows are locked, so matches sharing a player are
@@ -136,13 +136,6 @@ def _by_stats_line(effects: Mapping[int, PlayerEffect]) -> list[tuple[StatsLine,
     return teams
 
 
-def _season_of(match: Match) -> int:
-    """The season of a match over, which its status guarantees."""
-    if match.season is None:
-        raise ValueError(f"match {match.pk} is over without a season (season_iff_match_over)")
-    return match.season
-
-
 def match_void(match_id: int, reason: str) -> Match:
     """Void a finalized match (KORT_RULES §11), exactly once: each human player gets a ledger
     row of kind ``void`` whose delta is minus what the match gave them, stamped now, in the
@@ -178,7 +171,8 @@ def match_void(match_id: int, reason: str) -> Match:
                 f"{season.number + 1} has opened",
             )
         match = Match.objects.prefetch_related("rounds", SEATS_WITH_PLAYERS).get(pk=match_id)
-        effects = match_effect(facts_of(match))
+        facts = facts_of(match)
+        effects = match_effect(facts)
         given = CupChange.objects.filter(match=match, kind=CupKind.MATCH)
         deltas = {player_id: -delta for player_id, delta in given.values_list("player", "delta")}
         players = players_locked(effects)
@@ -190,7 +184,7 @@ def match_void(match_id: int, reason: str) -> Match:
                 moved, deltas, kind=CupKind.VOID, season=season.number, at=now, match_id=match.pk
             )
         taken_back = [(-line, player_ids) for line, player_ids in _by_stats_line(effects)]
-        stats_add(taken_back, season=_season_of(match), ranked=match.is_ranked)
+        stats_add(taken_back, season=facts.season, ranked=facts.ranked)
         if moved:
             # A player stays on the current board while a ranked match of the season still
             # counts for them (§10, §11).
