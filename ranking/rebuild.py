@@ -517,7 +517,7 @@ def ladder_rebuild(
         if Season.objects.filter(status=SeasonStatus.FINALIZING).exists():
             raise Conflict("season", "a season's end is running; rebuild once it is finalized")
         if fix:
-            list(Player.objects.select_for_update().order_by("pk").values_list("pk"))
+            list(Player.objects.select_for_update(no_key=True).order_by("pk").values_list("pk"))
             list(PlayerStats.objects.select_for_update().order_by("pk").values_list("pk"))
         stored = finalized_matches()
         matches: Iterable[Match] = stored
