@@ -14,8 +14,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from rest_framework_api_key.models import APIKey
 
+from bulk.compiled import CompiledRead
 from domain.errors import Conflict, DomainError, NotFound, RuleError
 from matches.fields import json_as_read
 from matches.kort.rules import (
@@ -29,12 +31,12 @@ from matches.kort.rules import (
     Team,
     resolve_votes,
 )
+from matches.live_vote.models import BavanVote
 from matches.live_vote.services import vote_open, vote_settle
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import PLAY_REQUIRED, ReplayedReport, canonical_play, replay_report
 from matches.reports import TRICKS_REQUIRED, RoundReport
 from matches.rounds import round_finish, round_settle, rounds_save
-from matches.selectors import ROUNDS_IN_ORDER, SEATS_IN_ORDER
 from players.models import Player
 from players.ownership import check_owner
 
@@ -133,7 +135,7 @@ def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
         raise RuleError(
             "seats", f"a player may sit only once; player {repeated[0]} is seated twice"
         )
-    found = Player.objects.in_bulk(seat_ids)
+    found = {player.pk: player for player in _SEATED(*seat_ids)}
     errors = []
     for pid in seat_ids:
         player = found.get(pid)
@@ -144,6 +146,10 @@ def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
     if errors:
         raise RuleError("seats", *errors)
     return [found[pid] for pid in seat_ids]
+
+
+_SEATED = CompiledRead(Player, lambda *ids: Player.objects.filter(pk__in=ids), int, int, int, int)
+"""The four players of a new match's seats (compiled once, ``bulk.compiled``)."""
 
 
 def round_report(
@@ -191,20 +197,55 @@ def _round_report_add(match: Match, report: RoundReport) -> tuple[Round, bool]:
 
 def match_locked(match_id: int) -> Match:
     """The match with its row locked, its seats and its rounds (with their live votes) read
-    along, so a report is judged and answered from what is in hand.
+    along, so a report is judged and answered from what is in hand. Three statements (a fourth
+    reads the live votes when a round of the match had one), each compiled once
+    (``bulk.compiled``): a round report makes this read on every call.
 
     Raises:
         NotFound: no such match.
     """
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .prefetch_related(SEATS_IN_ORDER, ROUNDS_IN_ORDER)
-        .filter(pk=match_id)
-        .first()
-    )
-    if match is None:
+    found = _MATCH_LOCKED(match_id)
+    if not found:
         raise NotFound("no such match")
+    match = found[0]
+    _hold(match, "seats", _SEATS(match_id))
+    rounds = _ROUNDS_WITH_VOTE(match_id)
+    vote_ids = {round_.pk: round_.__dict__.pop("vote_id") for round_ in rounds}
+    voted = [vote_id for vote_id in vote_ids.values() if vote_id is not None]
+    votes = BavanVote.objects.in_bulk(voted) if voted else {}
+    for round_ in rounds:
+        vote = votes.get(vote_ids[round_.pk])
+        _ROUND_VOTE.set_cached_value(round_, vote)
+        if vote is not None:
+            _VOTE_ROUND.set_cached_value(vote, round_)
+    _hold(match, "rounds", rounds)
     return match
+
+
+_MATCH_LOCKED = CompiledRead(
+    Match,
+    lambda pk: Match.objects.select_for_update(of=("self",)).filter(pk=pk),
+    int,
+    for_write=True,
+)
+_SEATS = CompiledRead(
+    Seat, lambda match: Seat.objects.filter(match_id=match).order_by("seat"), int, for_write=True
+)
+_ROUNDS_WITH_VOTE = CompiledRead(
+    Round,
+    lambda match: (
+        Round.objects.filter(match_id=match)
+        .annotate(vote_id=F("bavan_vote__id"))
+        .order_by("number")
+    ),
+    int,
+    for_write=True,
+)
+"""The reads of :func:`match_locked`: seats by seat, rounds by number (as
+``matches.selectors.SEATS_IN_ORDER`` and ``ROUNDS_IN_ORDER`` read them), each round with the id
+of its live vote (``vote_id``, None for none)."""
+_ROUND_VOTE = Round._meta.get_field("bavan_vote")
+_VOTE_ROUND = BavanVote._meta.get_field("round")
 
 
 def _hold(match: Match, name: str, objects: list[Any]) -> None:

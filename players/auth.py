@@ -8,6 +8,8 @@ from rest_framework.authentication import BaseAuthentication, TokenAuthenticatio
 from rest_framework_api_key.models import APIKey
 from rest_framework_api_key.permissions import KeyParser
 
+from bulk.compiled import CompiledRead
+
 
 class PlayerTokenAuthentication(TokenAuthentication):
     """``Authorization: Token <key>``: acts as the human player who owns the token."""
@@ -29,16 +31,23 @@ class ServiceKeyAuthentication(BaseAuthentication):
         key = KeyParser().get(request)
         if key is None:
             return None
-        try:
-            service_key = APIKey.objects.get_from_key(key)
-        except APIKey.DoesNotExist:
-            raise exceptions.AuthenticationFailed("invalid or revoked service key") from None
+        found = _USABLE_KEY(key.partition(".")[0])
+        if not found or not found[0].is_valid(key):
+            raise exceptions.AuthenticationFailed("invalid or revoked service key")
+        service_key = found[0]
         if service_key.has_expired:
             raise exceptions.AuthenticationFailed("this service key has expired")
         return AnonymousUser(), service_key
 
     def authenticate_header(self, request):
         return self.keyword
+
+
+_USABLE_KEY = CompiledRead(
+    APIKey, lambda prefix: APIKey.objects.get_usable_keys().filter(prefix=prefix), str
+)
+"""The unrevoked key with a prefix (``APIKey.objects.get_from_key``'s read, compiled once:
+every request of a game server makes it)."""
 
 
 class IsServiceKey(permissions.BasePermission):

@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
+from django.db.models import QuerySet
+
+from bulk.compiled import CompiledRead
 from bulk.updates import by_key, field_value, insert_rows, update_rows
 from players.models import Player
 from ranking.models import CupChange, CupKind
@@ -25,10 +28,25 @@ def players_locked(player_ids: Iterable[int]) -> list[Player]:
     The lock is ``FOR NO KEY UPDATE`` (PostgreSQL; SQLite locks the whole database): it keeps
     other writers of the rows out but lets rows that refer to the players be written (a new
     match's seats, tokens), whose foreign keys take ``KEY SHARE`` locks; with ``FOR UPDATE``
-    a match seating the players would wait, and could deadlock with the holder."""
-    return list(
-        Player.objects.select_for_update(no_key=True).filter(pk__in=player_ids).order_by("pk")
-    )
+    a match seating the players would wait, and could deadlock with the holder.
+
+    The players are a match's (at most four): the read is compiled once for each number of
+    players (``bulk.compiled``)."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return []
+    read = _LOCKED.get(len(ids))
+    if read is None:
+        read = _LOCKED[len(ids)] = CompiledRead(Player, _lock, *[int] * len(ids), for_write=True)
+    return read(*ids)
+
+
+def _lock(*ids: int) -> QuerySet[Player]:
+    return Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
+
+
+_LOCKED: dict[int, CompiledRead[Player]] = {}
+"""The compiled :func:`players_locked` reads, by number of players."""
 
 
 def cups_move(
