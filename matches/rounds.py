@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bulk.updates import field_value, update_rows
 from delivery.queue import queue_on_commit
 from matches.kort.rules import (
     BavanDecision,
@@ -35,7 +36,7 @@ def round_finish(match: Match, round_: Round, decision: BavanDecision | None) ->
     """
     result = round_settle(match, round_, decision)
     round_.save()
-    match.save(update_fields=ADVANCED_FIELDS)
+    _advanced_save(match)
     return result
 
 
@@ -67,7 +68,15 @@ def rounds_save(match: Match, rounds: Sequence[Round]) -> None:
     """Save ``rounds`` (settled by :func:`round_settle`, not saved yet) in one statement, then
     ``match`` once: a whole match reported at once."""
     Round.objects.bulk_create(rounds)
-    match.save(update_fields=ADVANCED_FIELDS)
+    _advanced_save(match)
+
+
+def _advanced_save(match: Match) -> None:
+    """Write the :data:`ADVANCED_FIELDS` of ``match`` (its row held by the caller): what
+    ``save(update_fields=...)`` writes, in one ``UPDATE`` built without the ORM's compiler
+    (``bulk.updates``), since every finished round makes it."""
+    assignments = {name: field_value(Match, name, getattr(match, name)) for name in ADVANCED_FIELDS}
+    update_rows(Match, "id", [match.pk], assignments)
 
 
 def _match_advance(match: Match, trump_seat: int, result: RoundResult) -> None:
