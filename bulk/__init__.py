@@ -1,4 +1,10 @@
-"""Writes of many rows in one statement, each row to its own values: the finalization's hot
-path (KORT_RULES §7, §8) updates a few players' cups and statistics per match, and the ORM's
-expression compiler costs more than the statement itself there. SQL is built from the models'
-table and column names only; every value is a parameter. Works on PostgreSQL and SQLite."""
+"""The hot paths' SQL without the ORM's compiler on every call, on PostgreSQL and SQLite.
+
+- ``updates``: writes of many rows in one statement, each row to its own values. The
+  finalization's hot path (KORT_RULES §7, §8) updates a few players' cups and statistics per
+  match, and the ORM's expression compiler costs more than the statement itself there. SQL is
+  built from the models' table and column names only; every value is a parameter.
+- ``compiled``: reads the ORM compiles once per database, then runs as raw queries with each
+  call's values: the small reads every request or finalization makes (a round report's locked
+  match, the service key, the current season).
+"""
