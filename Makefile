@@ -21,7 +21,7 @@ install: $(VENV)/.installed
 run: $(VENV)/.installed
 	$(RUN_ENV) $(PY) manage.py migrate --noinput
 	$(RUN_ENV) $(PY) manage.py collectstatic --noinput -v 0
-	$(RUN_ENV) $(PY) manage.py load_demo_ladder
+	$(RUN_ENV) $(PY) manage.py load_demo_ladder --address $(HOST)
 	$(RUN_ENV) $(PY) manage.py runserver $(HOST)
 
 test: $(VENV)/.installed

@@ -17,10 +17,10 @@ from ranking.models import CupChange
 def load(db, django_capture_on_commit_callbacks):
     """Run the command; its matches are finalized as their creation commits."""
 
-    def run() -> str:
+    def run(*options: str) -> str:
         out = StringIO()
         with django_capture_on_commit_callbacks(execute=True):
-            call_command("load_demo_ladder", stdout=out)
+            call_command("load_demo_ladder", *options, stdout=out)
         return out.getvalue()
 
     return run
@@ -64,3 +64,11 @@ def test_the_demo_ladder_is_what_its_rounds_give(load):
     out = StringIO()
     call_command("rebuild_ladder", stdout=out)
     assert out.getvalue().startswith("No difference")
+
+
+def test_the_addresses_printed_are_those_it_will_be_served_on(load):
+    assert "http://127.0.0.1:8000/api/v1/leaderboard/" in load()
+    served = load("--address", "127.0.0.1:8765")
+    assert "runserver 127.0.0.1:8765" in served
+    assert "http://127.0.0.1:8765/en/" in served
+    assert "8000" not in served

@@ -12,12 +12,12 @@ from django.db import connection
 from ranking.demo import DEMO_KEY_NAME, demo_ladder_load
 
 WHERE_TO_LOOK = """\
-Serve it with `python manage.py runserver` and look at:
-  http://127.0.0.1:8000/api/v1/              the API root
-  http://127.0.0.1:8000/api/v1/leaderboard/  the leaderboard
-  http://127.0.0.1:8000/api/docs/            the API, browsable (schema at /api/schema/)
-  http://127.0.0.1:8000/admin/               the admin; make a login with
-                                             `python manage.py createsuperuser`"""
+Serve it with `python manage.py runserver {address}` and look at:
+  the players' pages (/ru/ in Russian)  http://{address}/en/
+  the leaderboard                       http://{address}/api/v1/leaderboard/
+  the API, browsable                    http://{address}/api/docs/ (schema at /api/schema/)
+  the admin                             http://{address}/admin/ (make a login with
+                                        `python manage.py createsuperuser`)"""
 
 
 class Command(BaseCommand):
@@ -25,6 +25,13 @@ class Command(BaseCommand):
         "Load a small seeded demo ladder (12 humans, 2 bots, 24 matches) into the configured "
         "database; running it again creates nothing."
     )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--address",
+            default="127.0.0.1:8000",
+            help="host:port the ladder will be served on, for the addresses printed at the end",
+        )
 
     def handle(self, *args, **options):
         ladder = demo_ladder_load()
@@ -44,4 +51,4 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"Service key '{DEMO_KEY_NAME}' (shown once, store it now):")
             self.stdout.write(f"  Authorization: Api-Key {ladder.key}")
-        self.stdout.write(WHERE_TO_LOOK)
+        self.stdout.write(WHERE_TO_LOOK.format(address=options["address"]))
