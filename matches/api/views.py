@@ -145,6 +145,13 @@ class MatchViewSet(
         return round_answer(round_, created, round_.match)
 
 
+def _trump_seat_after(match: Match, round_: Round) -> int:
+    """The trump caller of the round after ``round_`` (KORT_RULES §5): the stored next round's,
+    else the match's next one. A resend of an earlier round answers as that round did."""
+    following = next((r for r in match.rounds.all() if r.number == round_.number + 1), None)
+    return match.next_trump_seat if following is None else following.trump_seat
+
+
 def round_answer(round_: Round, created: bool, match: Match | None = None) -> Response:
     """The answer to a round report or finish: 201 when the round was stored now, 200 for a
     resend (API.md "Matches"). ``match`` is the round's match as the report left it, with its
@@ -166,7 +173,7 @@ def round_answer(round_: Round, created: bool, match: Match | None = None) -> Re
         "outcome": round_.outcome,
         "winner": round_.winner,
         "wins_awarded": round_.wins_awarded,
-        "next_trump_seat": match.next_trump_seat,
+        "next_trump_seat": _trump_seat_after(match, round_),
         "vote": None
         if vote is None
         else BavanVoteSerializer(vote_selectors.vote_seen(vote, timezone.now())).data,

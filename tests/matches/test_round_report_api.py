@@ -80,6 +80,21 @@ def test_resending_a_stored_round_returns_it_unchanged(service, api, started):
     assert match_read(api, started) == before
 
 
+def test_a_resend_of_an_earlier_round_answers_as_that_round_did(service, api, cast):
+    """Its ``next_trump_seat`` is the caller after that round (§5), not after the latest."""
+    match_id = match_start(service, ids_of(cast), mode="room")
+    # A wins 7:3 (the caller keeps the trump: seat 0), then B wins 7:3 (it passes to seat 1).
+    first, second = rounds_report(service, match_id, [round_body(0, 7, 3), round_body(0, 3, 7)])
+    assert (first["next_trump_seat"], second["next_trump_seat"]) == (0, 1)
+
+    again = report(service, match_id, {"number": 1, **round_body(0, 7, 3)})
+
+    assert again.status_code == 200, again.data
+    round_fields = ("number", "status", "outcome", "winner", "wins_awarded", "next_trump_seat")
+    assert {f: again.data[f] for f in round_fields} == {f: first[f] for f in round_fields}
+    assert again.data["match"]["next_trump_seat"] == 1
+
+
 def test_resending_the_last_round_of_a_finalized_match_changes_nothing(service, api, cast):
     seats = ids_of(cast)
     match_id = match_start(service, seats)
