@@ -249,12 +249,14 @@ def vote_expire(vote_id: int, *, now: datetime | None = None) -> bool:
         return _vote_expire(vote)
 
 
-def bot_votes_cast(vote_id: int, *, now: datetime | None = None) -> int:
+def bot_votes_cast(vote_id: int, *, now: datetime | None = None, as_due: bool = False) -> int:
     """Cast the votes of the voter seats that count as bots and have not voted (KORT_RULES §4,
     ``rules.bot_vote``): beside a human partner ``bavan``; two bots ``bavan`` only if the Bavan
     is guaranteed (§6, :func:`bavan_guaranteed_for`), else ``stop``. The votes are stamped
-    ``now``; before 2 s after the start this does nothing, and past the deadline it resolves the
-    vote instead. Returns how many votes were cast.
+    ``now`` (the timed task and the sweeper), or with ``as_due`` each when it was due, in that
+    order (a vote settled when next used, as the timed task on time would have cast it); before
+    2 s after the start this does nothing, and past the deadline it resolves the vote instead.
+    Returns how many votes were cast.
 
     The §6 search runs before the vote row is locked: it reads only the record the vote was
     opened with, which never changes.
@@ -268,7 +270,7 @@ def bot_votes_cast(vote_id: int, *, now: datetime | None = None) -> int:
         if past_deadline(vote.ms_at(at), vote.length_ms):
             _vote_expire(vote)
             return 0
-        return _bot_votes_add(vote, at, guaranteed)
+        return _bot_votes_add(vote, at, guaranteed, as_due)
 
 
 def _guaranteed_for_bots(vote_id: int) -> bool:
@@ -295,26 +297,36 @@ def vote_settle(vote: BavanVote | None, *, now: datetime | None = None) -> None:
     now = now or timezone.now()
     at_ms = vote.ms_at(now)
     if bot_votes_due(at_ms):
-        bot_votes_cast(vote.pk, now=min(now, vote.deadline))
+        bot_votes_cast(vote.pk, now=min(now, vote.deadline), as_due=True)
     if past_deadline(at_ms, vote.length_ms):
         vote_expire(vote.pk, now=now)
     vote.refresh_from_db()
 
 
-def _bot_votes_add(vote: BavanVote, now: datetime, guaranteed: bool) -> int:
+def _bot_votes_add(vote: BavanVote, now: datetime, guaranteed: bool, as_due: bool) -> int:
+    """Cast the due bot votes, stamped ``now``, or with ``as_due`` each when it was due
+    (:func:`_bot_vote_due`, ``now`` at the latest); in the order they were due."""
     seats = _voter_seats(vote)
     voted = set(vote.seat_votes.values_list("seat", flat=True))
     cast = 0
-    for seat in seats:
+    for seat in sorted(seats, key=lambda seat: _bot_vote_due(vote, seat)):
         if vote.status != VoteStatus.OPEN:
             break
         if seat.seat in voted or not seat.counts_as_bot:
             continue
         partner = next(other for other in seats if other.seat != seat.seat)
         choice = bot_vote(partner.counts_as_bot, guaranteed)
-        _seat_vote_add(vote, seat.seat, choice, now, by_bot=True)
+        at = min(now, _bot_vote_due(vote, seat)) if as_due else now
+        _seat_vote_add(vote, seat.seat, choice, at, by_bot=True)
         cast += 1
     return cast
+
+
+def _bot_vote_due(vote: BavanVote, seat: Seat) -> datetime:
+    """When the bot of ``seat`` votes (KORT_RULES §4, §9): 2 s after the start, or when its
+    player left if that was later."""
+    due = vote.moment_at(BOT_VOTE_DELAY_MS)
+    return due if seat.left_at is None else max(due, seat.left_at)
 
 
 def bavan_guaranteed_for(round_: Round) -> bool:

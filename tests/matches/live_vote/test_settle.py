@@ -2,6 +2,9 @@
 finishing its round or reporting the next round settles the due bot votes and the deadline, so
 the answer does not depend on a worker having run the timed tasks (none run here)."""
 
+from unittest import mock
+
+from matches.live_vote import tasks
 from tests.matches.live_vote.conftest import at, iso
 
 
@@ -67,3 +70,42 @@ def test_a_late_vote_counts_the_bot_vote_that_was_due_first(clock, seat_table):
     assert "resolved as 'go'" in late.data["vote"][0]
     state = table.state()
     assert (state["status"], state["votes"]["2"]["vote"]) == ("go", "bavan")
+
+
+def test_a_bot_vote_cast_late_is_stamped_when_it_was_due(clock, seat_table):
+    # No task ran: read at 3.5 s, the bot's bavan carries 2 s, as a worker on time stamps it.
+    table = seat_table(bots=(2,))
+    table.open_vote()
+    clock.move_to(at(3.5))
+
+    assert table.state()["votes"] == {"2": {"vote": "bavan", "at": iso(at(2)), "bot": True}}
+
+
+def test_two_bots_settled_late_stop_at_2_s(clock, seat_table):
+    table = seat_table(bots=(0, 2))
+    table.open_vote()
+    clock.move_to(at(6))
+
+    state = table.state()
+
+    assert (state["status"], state["resolved_at"]) == ("refused", iso(at(2)))
+    assert [v["at"] for v in state["votes"].values()] == [iso(at(2))]
+
+
+def test_the_bot_of_a_seat_left_later_votes_from_then_after_the_bot_due_first(
+    clock, seat_table
+):
+    # Seat 2 is a bot from the start (due at 2 s); seat 0 leaves at 5 s, its bot due then. No
+    # task ran: read at 9 s, both bots vote stop (unknown hands), and the first due, seat 2's
+    # at 2 s, refuses; seat 0's bot has nothing left to vote on.
+    table = seat_table(bots=(2,))
+    table.open_vote()
+    clock.move_to(at(5))
+    with mock.patch.object(tasks.cast_bot_votes, "apply_async"):
+        assert table.leave(0).status_code == 200
+    clock.move_to(at(9))
+
+    state = table.state()
+
+    assert (state["status"], state["resolved_at"]) == ("refused", iso(at(2)))
+    assert state["votes"] == {"2": {"vote": "stop", "at": iso(at(2)), "bot": True}}
