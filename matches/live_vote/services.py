@@ -418,6 +418,8 @@ def bavan_finish(
         if complete is not None:
             tricks = _record_tricks(round_, vote, complete, tricks)
         elif vote is not None and vote.opening_play is not None:
+            # A round that no longer awaits its finish says so first (409), whatever is sent.
+            _check_awaits_finish(round_, vote)
             raise InvalidRoundError(
                 "play",
                 f"round {number} was opened with its record; finish it with the complete "

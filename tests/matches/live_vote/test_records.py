@@ -141,6 +141,18 @@ def test_a_round_opened_with_its_record_is_finished_with_the_complete_record(ope
     assert Round.objects.get(match_id=table.match_id, number=1).status == "bavan"
 
 
+def test_a_refused_round_opened_with_its_record_says_it_is_finished(opened, clock):
+    """Refused, it is finished as a Kort (§4): a finish is a 409, with or without a record."""
+    table, complete = opened
+    clock.move_to(at(31))
+
+    for body in ({"tricks": {"A": 13, "B": 0}}, {"play": complete}):
+        refused = table.service.post(f"{table.url}rounds/1/finish/", body)
+
+        assert refused.status_code == 409, (body, refused.data)
+        assert "already finished as 'kort'" in str(refused.data["round"])
+
+
 def test_after_the_finish_the_opening_is_still_a_resend_and_its_hands_still_shown(opened, clock):
     table, complete = opened
     table.vote(0, "bavan")
