@@ -61,7 +61,7 @@ def match_create(
 
     Raises:
         RuleError: unknown, banned or repeated players (field ``seats``); a round whose
-            ``number`` skips ahead (field ``rounds[i].number``).
+            ``number`` skips ahead or repeats an earlier one (field ``rounds[i].number``).
         InvalidRoundError: a round the rules or its record refuse (field
             ``rounds[i].<field>``, as for :func:`round_report`).
         Conflict: a round after the match ended (field ``rounds[i].match``).
@@ -84,6 +84,7 @@ def match_create(
             stored: list[Round] = []
             for index, report in enumerate(rounds):
                 with _errors_under(f"rounds[{index}]"):
+                    _check_not_repeated(report, len(stored) + 1)
                     _round_add(match, stored, report, finish=round_settle)
             if stored:
                 # A live vote stored its round when it opened (only the last round can be one).
@@ -96,6 +97,16 @@ def match_create(
             raise
         return existing, False
     return match, True
+
+
+def _check_not_repeated(report: RoundReport, expected: int) -> None:
+    """A whole match gives each round once: a ``number`` below the next one repeats a round
+    of the same request (a resend is a request of its own)."""
+    if report.number is not None and report.number < expected:
+        raise RuleError(
+            "number",
+            f"round {report.number} is given twice; the next round is number {expected}",
+        )
 
 
 def _match_insert(

@@ -212,6 +212,13 @@ WHOLE_MATCH_ROUNDS = [
         "no more rounds",
         id="round-after-the-end",
     ),
+    pytest.param(
+        [{"number": 1, **round_body(0, 7, 3)}, {"number": 1, **round_body(0, 7, 3)}],
+        400,
+        "rounds[1].number",
+        "round 1 is given twice",
+        id="a-round-twice",
+    ),
 ]
 
 

@@ -92,9 +92,7 @@ def test_two_bots_settled_late_stop_at_2_s(clock, seat_table):
     assert [v["at"] for v in state["votes"].values()] == [iso(at(2))]
 
 
-def test_the_bot_of_a_seat_left_later_votes_from_then_after_the_bot_due_first(
-    clock, seat_table
-):
+def test_the_bot_of_a_seat_left_later_votes_from_then_after_the_bot_due_first(clock, seat_table):
     # Seat 2 is a bot from the start (due at 2 s); seat 0 leaves at 5 s, its bot due then. No
     # task ran: read at 9 s, both bots vote stop (unknown hands), and the first due, seat 2's
     # at 2 s, refuses; seat 0's bot has nothing left to vote on.
