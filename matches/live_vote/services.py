@@ -361,8 +361,10 @@ def seat_leave(
     now = now or timezone.now()
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        left = None if match is None else match.seats.filter(seat=seat).first()
-        if match is None or left is None:
+        if match is None:
+            raise NotFound("no such match")
+        left = match.seats.filter(seat=seat).first()
+        if left is None:
             raise NotFound(f"match {match_id} has no seat {seat}")
         check_owner(match.service_key_id, service_key, f"match {match_id}")
         if match.status != MatchStatus.IN_PROGRESS:
@@ -410,8 +412,10 @@ def bavan_finish(
     vote_settle(vote, now=now)
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        round_ = None if match is None else match.rounds.filter(number=number).first()
-        if match is None or round_ is None:
+        if match is None:
+            raise NotFound("no such match")
+        round_ = match.rounds.filter(number=number).first()
+        if round_ is None:
             raise NotFound(f"match {match_id} has no round {number}")
         check_owner(match.service_key_id, service_key, f"match {match_id}")
         complete = canonical_play(play)

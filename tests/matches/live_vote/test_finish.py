@@ -113,9 +113,14 @@ def test_finishing_a_round_reported_whole_is_a_409(clock, table):
 
 
 def test_finishing_an_unknown_round_is_a_404(clock, table):
-    assert table.finish(13, 0).status_code == 404
-    missing = table.service.post("/api/v1/matches/987654/rounds/1/finish/", {"tricks": {}})
-    assert missing.status_code in (400, 404)
+    no_round = table.finish(13, 0)
+    assert (no_round.status_code, no_round.data["detail"]) == (
+        404,
+        f"match {table.match_id} has no round 1",
+    )
+    body = {"tricks": {"A": 13, "B": 0}}
+    no_match = table.service.post("/api/v1/matches/987654/rounds/1/finish/", body)
+    assert (no_match.status_code, no_match.data["detail"]) == (404, "no such match")
 
 
 def test_a_finish_needs_a_service_key(going):
