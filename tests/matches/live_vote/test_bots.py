@@ -150,13 +150,8 @@ def test_leaving_twice_keeps_the_first_departure(clock, table):
 def test_leaving_needs_a_service_key_and_a_real_seat(clock, table):
     assert table.api.post(f"{table.url}seats/2/leave/").status_code == 401
     assert table.player(2).post(f"{table.url}seats/2/leave/").status_code == 403
-    no_seat = table.leave(4)
-    assert (no_seat.status_code, no_seat.data["detail"]) == (
-        404,
-        f"match {table.match_id} has no seat 4",
-    )
-    no_match = table.service.post("/api/v1/matches/987654/seats/0/leave/")
-    assert (no_match.status_code, no_match.data["detail"]) == (404, "no such match")
+    assert table.leave(4).status_code == 404
+    assert table.service.post("/api/v1/matches/987654/seats/0/leave/").status_code == 404
 
 
 def test_nobody_leaves_a_match_that_is_over(clock, table):
@@ -177,3 +172,13 @@ def test_two_bots_vote_bavan_when_the_bavan_is_guaranteed(clock, seat_table, run
     state = table.state()
     assert (state["status"], state["resolved_at"]) == ("go", iso(at(2)))
     assert {seat: v["vote"] for seat, v in state["votes"].items()} == {"0": "bavan", "2": "bavan"}
+
+
+def test_a_missing_seat_and_a_missing_match_are_told_apart(clock, table):
+    no_seat = table.leave(4)
+    assert (no_seat.status_code, no_seat.data["detail"]) == (
+        404,
+        f"match {table.match_id} has no seat 4",
+    )
+    no_match = table.service.post("/api/v1/matches/987654/seats/0/leave/")
+    assert (no_match.status_code, no_match.data["detail"]) == (404, "no such match")

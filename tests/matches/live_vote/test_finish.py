@@ -113,14 +113,9 @@ def test_finishing_a_round_reported_whole_is_a_409(clock, table):
 
 
 def test_finishing_an_unknown_round_is_a_404(clock, table):
-    no_round = table.finish(13, 0)
-    assert (no_round.status_code, no_round.data["detail"]) == (
-        404,
-        f"match {table.match_id} has no round 1",
-    )
-    body = {"tricks": {"A": 13, "B": 0}}
-    no_match = table.service.post("/api/v1/matches/987654/rounds/1/finish/", body)
-    assert (no_match.status_code, no_match.data["detail"]) == (404, "no such match")
+    assert table.finish(13, 0).status_code == 404
+    missing = table.service.post("/api/v1/matches/987654/rounds/1/finish/", {"tricks": {}})
+    assert missing.status_code in (400, 404)
 
 
 def test_a_finish_needs_a_service_key(going):
@@ -152,3 +147,14 @@ def test_after_the_finish_the_next_round_is_taken(clock, seat_table):
     # The trump team failed its Bavan: the defenders won, the next seat calls (§5).
     assert table.report(1, 7, 4).status_code == 201
     assert table.match()["wins"] == {"A": 1, "B": 5}
+
+
+def test_a_missing_round_and_a_missing_match_are_told_apart(clock, table):
+    no_round = table.finish(13, 0)
+    assert (no_round.status_code, no_round.data["detail"]) == (
+        404,
+        f"match {table.match_id} has no round 1",
+    )
+    body = {"tricks": {"A": 13, "B": 0}}
+    no_match = table.service.post("/api/v1/matches/987654/rounds/1/finish/", body)
+    assert (no_match.status_code, no_match.data["detail"]) == (404, "no such match")
