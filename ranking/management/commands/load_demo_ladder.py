@@ -12,7 +12,7 @@ from django.db import connection
 from ranking.demo import DEMO_KEY_NAME, demo_ladder_load
 
 WHERE_TO_LOOK = """\
-Serve it with `python manage.py runserver {address}` and look at:
+Once served (`python manage.py runserver {address}`, as `make run` does), look at:
   the players' pages (/ru/ in Russian)  http://{address}/en/
   the leaderboard                       http://{address}/api/v1/leaderboard/
   the API, browsable                    http://{address}/api/docs/ (schema at /api/schema/)
