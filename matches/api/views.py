@@ -19,6 +19,7 @@ from matches.api.serializers import (
     RoundReportSerializer,
     match_answer,
 )
+from matches.kort.rules import next_trump_seat
 from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.serializers import BavanVoteSerializer
 from matches.models import Match, Round, RoundStatus
@@ -146,10 +147,11 @@ class MatchViewSet(
 
 
 def _trump_seat_after(match: Match, round_: Round) -> int:
-    """The trump caller of the round after ``round_`` (KORT_RULES §5): the stored next round's,
-    else the match's next one. A resend of an earlier round answers as that round did."""
-    following = next((r for r in match.rounds.all() if r.number == round_.number + 1), None)
-    return match.next_trump_seat if following is None else following.trump_seat
+    """The trump caller of the round after ``round_`` (KORT_RULES §5), so that a resend of an
+    earlier round answers as that round did; while the round is open, the match's next one."""
+    if round_.status != RoundStatus.FINISHED:
+        return match.next_trump_seat
+    return next_trump_seat(round_.trump_seat, round_.result)
 
 
 def round_answer(round_: Round, created: bool, match: Match | None = None) -> Response:
