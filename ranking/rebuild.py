@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.db import transaction
 from django.db.models import QuerySet
@@ -36,8 +36,9 @@ from domain.errors import Conflict
 from matches.kort.rules import StatsLine, season_reset_cups
 from matches.models import Match, MatchStatus
 from players.models import Player
-from ranking.board import board_build, board_differences, current_season_number
+from ranking.board import board_differences, current_season_number
 from ranking.effects import facts_of, match_effect
+from ranking.ladder import LadderRepair, LedgerKey, ladder_repair
 from ranking.models import CupChange, CupKind, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
 from stats.models import PlayerStats, SeasonStats
@@ -51,9 +52,6 @@ SEASON_FIELDS = ("ranked_played", "ranked_won", "cups", "best_cups")
 SEASON_NAMED_BY = ("matches_played", "ranked_played", "cups")
 STANDING_FIELDS = ("rank", "cups", "best_cups", "matches_played", "matches_won")
 STANDING_NAMED_BY = ("rank", "cups")
-
-LedgerKey = tuple[str, int, int]
-"""``(kind, match id, player id)``, or ``("season_reset", season, player id)``."""
 
 
 @dataclass
@@ -124,7 +122,7 @@ class Replay:
         return self.seasons[key]
 
     def cups_change(self, key: LedgerKey, player_id: int, delta: int, season: int, at) -> None:
-        """One cup change, as ``ranking.ledger.cups_move`` writes it."""
+        """One cup change, as ``ranking.ladder.ladder_apply`` writes it."""
         totals = self.players[player_id]
         if key[0] != CupKind.SEASON_RESET:
             row = self.season_row(player_id, season)
@@ -462,10 +460,10 @@ def _standings_differences(
 
 
 def ladder_fix(replay: Replay) -> None:
-    """Write the replay over what is stored: every player's cups fields and statistics row,
-    their season rows, and the ledger (rows added, changed or removed). The standings of
-    finalized seasons are frozen and not written. Then count the current season's board again
-    from the players. Call inside a transaction."""
+    """Write the replay over what is stored (``ranking.ladder.ladder_repair``): every player's
+    cups fields and statistics row, their season rows, and the ledger (rows added, changed or
+    removed). The standings of finalized seasons are frozen and not written; the current
+    season's board is counted again from the players. Call inside a transaction."""
     players = list(Player.objects.order_by("pk"))
     season = current_season_number()
     for player in players:
@@ -473,30 +471,21 @@ def ladder_fix(replay: Replay) -> None:
         for name in CUP_FIELDS:
             setattr(player, name, getattr(totals, name))
         player.board_season = _board_season(replay, player, season)
-        PlayerStats.objects.update_or_create(player=player, defaults=stats_values(totals.stats))
-    Player.objects.bulk_update(players, [*CUP_FIELDS, "board_season"])
-    for player_id, season in _stored_seasons().keys() - replay.seasons.keys():
-        SeasonStats.objects.filter(player_id=player_id, season=season).delete()
-    for (player_id, season), season_totals in replay.seasons.items():
-        SeasonStats.objects.update_or_create(
-            player_id=player_id, season=season, defaults=season_totals.values()
+    ladder_repair(
+        LadderRepair(
+            players=players,
+            fields=CUP_FIELDS,
+            stats={
+                player.pk: stats_values(replay.players.get(player.pk, PlayerTotals()).stats)
+                for player in players
+            },
+            seasons={key: totals.values() for key, totals in replay.seasons.items()},
+            stale_seasons=_stored_seasons().keys() - replay.seasons.keys(),
+            ledger=replay.ledger,
+            stale_ledger=_stored_ledger().keys() - replay.ledger.keys(),
+            season=season,
         )
-    for key in _stored_ledger().keys() - replay.ledger.keys():
-        _ledger_rows(key).delete()
-    for key, values in replay.ledger.items():
-        kind, subject, player_id = key
-        named: dict[str, Any] = {"kind": kind, "player_id": player_id}
-        if kind != CupKind.SEASON_RESET:
-            named["match_id"] = subject
-        _ledger_rows(key).update_or_create(defaults=values, **named)
-    board_build(season)
-
-
-def _ledger_rows(key: LedgerKey) -> QuerySet[CupChange]:
-    kind, subject, player_id = key
-    if kind == CupKind.SEASON_RESET:
-        return CupChange.objects.filter(kind=kind, season=subject, player_id=player_id)
-    return CupChange.objects.filter(kind=kind, match_id=subject, player_id=player_id)
+    )
 
 
 def ladder_rebuild(

@@ -34,7 +34,7 @@ from django.utils import timezone
 from matches.kort.rules import season_reset_cups
 from matches.models import Match, MatchStatus
 from players.models import Player
-from ranking.ledger import cups_move
+from ranking.ladder import LadderChange, ladder_apply
 from ranking.models import CupKind, SeasonEnd, SeasonEndStep, SeasonStanding
 from ranking.selectors import BoardKey, leaderboard_after
 from ranking.services import match_finalize
@@ -249,7 +249,8 @@ def _cups_reset(number: int, runner: str) -> None:
         deltas = {
             player.pk: season_reset_cups(player.cups, floor) - player.cups for player in players
         }
-        cups_move(players, deltas, kind=CupKind.SEASON_RESET, season=number + 1, at=timezone.now())
+        reset = LadderChange(kind=CupKind.SEASON_RESET, season=number + 1, cups=deltas)
+        ladder_apply(reset, players, timezone.now())
         if len(players) == BATCH:
             _advance(end, cursor=players[-1].pk)
         else:

@@ -1,37 +1,37 @@
-"""Writes of the ladder: match finalization (KORT_RULES §7, §8, §10), voiding (§11) and bans
-(API.md "Conventions": banned players are on no leaderboard).
+"""Writes of the ladder: match finalization (KORT_RULES §7, §8, §10), voiding (§11), bans
+(API.md "Conventions": banned players are on no leaderboard) and bans with a refund (§11).
 
-Finalization applies a match's cups exactly once: it claims the match with a conditional
-``UPDATE ... WHERE status = 'completed'`` and proceeds only if that changed one row, and the
-ledger's unique (match, player) row backs the same guarantee in the database. Voiding takes
-them back exactly once the same way, from ``finalized`` to ``void``. Finalization, voids and
-bans move the players on the current season's board in the transaction that writes their rows
-(``ranking.board.board_move``).
+Each computes its change of the ladder as a value (``ranking.ladder.LadderChange``) and hands
+it to ``ranking.ladder.ladder_apply``, which writes the ledger, the totals, the statistics and
+the board together. Finalization applies a match's cups exactly once: it claims the match with
+a conditional ``UPDATE ... WHERE status = 'completed'`` and proceeds only if that changed one
+row, and the ledger's unique (match, player) row backs the same guarantee in the database.
+Voiding takes them back exactly once the same way, from ``finalized`` to ``void``.
 
-Lock order: the match row, then (voiding) the current season's row, shared, then the players'
-rows in id order.
+Lock order (``ranking.ladder``): the match rows in id order, then (voiding) the current
+season's row, shared, then the players' rows in id order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
 from domain.errors import Conflict, NotFound, RuleError
-from matches.kort.rules import StatsLine
+from matches.kort.rules import Mode, StatsLine
 from matches.models import Match, MatchStatus, Seat
 from players.models import Player
-from ranking.board import board_move, current_season_number, is_on_board
-from ranking.effects import PlayerEffect, completed_facts, facts_of, match_effect
-from ranking.ledger import cups_move, players_locked
+from ranking.board import current_season_number
+from ranking.effects import MatchFacts, PlayerEffect, completed_facts, facts_of, match_effect
+from ranking.ladder import BoardStep, LadderChange, ladder_apply, players_locked
 from ranking.models import CupChange, CupKind
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season_shared
-from stats.models import SeasonStats
-from stats.services import season_stats_open, stats_add
+from stats.selectors import ranked_played
 
 
 class SeasonNotOpen(Exception):
@@ -65,65 +65,40 @@ def match_finalize(match_id: int) -> bool:
         facts = completed_facts(match_id)
         if facts is None:
             raise ValueError(f"match {match_id} is completed without a winner")
-        season = facts.season
-        effects = match_effect(facts)
+        change = finalized_change(match_id, facts, match_effect(facts))
         # The time is taken once the players' rows are locked, so matches sharing a player are
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
-        players = players_locked(effects)
+        players = players_locked(change.player_ids)
         now = timezone.now()
-        deltas = {pid: effect.cups for pid, effect in effects.items() if effect.cups is not None}
-        if deltas:
-            board = _board_before(players)
-            # Opens the players' statistics rows of the season, from their totals before.
-            cups_move(players, deltas, kind=CupKind.MATCH, season=season, at=now, match_id=match_id)
-            # A finalized ranked match puts its human players on its season's board (§10).
-            _board_follow(board, players, on_board={player.pk for player in players})
-        else:
-            season_stats_open(season, {player.pk: player.cups for player in players})
-        stats_add(_by_stats_line(effects), season=season, ranked=facts.ranked)
+        ladder_apply(change, players, now)
         Match.objects.filter(pk=match_id).update(finalized_at=now)
     return True
+
+
+def finalized_change(
+    match_id: int, facts: MatchFacts, effects: Mapping[int, PlayerEffect]
+) -> LadderChange:
+    """What finalizing a match does to the ladder (§7, §8, §10): each human player's cups
+    (a ranked match) in its season, the teams' statistics lines, and a ranked match puts its
+    human players on the current season's board."""
+    cups = {pid: effect.cups for pid, effect in effects.items() if effect.cups is not None}
+    return LadderChange(
+        kind=CupKind.MATCH if cups else None,
+        season=facts.season,
+        match_id=match_id,
+        cups=cups,
+        stats=by_stats_line(effects),
+        stats_season=facts.season,
+        ranked=facts.ranked,
+        board=dict.fromkeys(cups, BoardStep.JOIN),
+    )
 
 
 SEATS_WITH_PLAYERS = Prefetch("seats", queryset=Seat.objects.select_related("player"))
 """A match's seats with their players, read along in one query (``facts_of``)."""
 
 
-class _BoardBefore:
-    """Where players stood on the current season's board before a cup change."""
-
-    def __init__(self, season: int, cups: dict[int, int | None]) -> None:
-        self.season = season
-        self.cups = cups
-
-
-def _board_before(players: list[Player]) -> _BoardBefore:
-    season = current_season_number()
-    return _BoardBefore(season, {p.pk: p.cups if is_on_board(p, season) else None for p in players})
-
-
-def _board_follow(before: _BoardBefore, players: list[Player], on_board: set[int]) -> None:
-    """Move ``players`` (their cups changed since ``before``) on the current season's board:
-    those in ``on_board`` stand there now with their new totals (a ban keeps a player off
-    it), the others are off it."""
-    season = before.season
-    joined = [p.pk for p in players if p.pk in on_board and p.board_season != season]
-    left = [p.pk for p in players if p.pk not in on_board and p.board_season == season]
-    if joined:
-        Player.objects.filter(pk__in=joined).update(board_season=season)
-    if left:
-        Player.objects.filter(pk__in=left).update(board_season=None)
-    moves = []
-    for player in players:
-        player.board_season = season if player.pk in on_board else player.board_season
-        if player.pk in left:
-            player.board_season = None
-        after = player.cups if is_on_board(player, season) else None
-        moves.append((before.cups[player.pk], after))
-    board_move(season, moves)
-
-
-def _by_stats_line(effects: Mapping[int, PlayerEffect]) -> list[tuple[StatsLine, list[int]]]:
+def by_stats_line(effects: Mapping[int, PlayerEffect]) -> list[tuple[StatsLine, list[int]]]:
     """The players of each statistics line (a team's, KORT_RULES §8): the statistics of a
     match are added a team at a time, in a fixed number of statements whatever the players."""
     teams: list[tuple[StatsLine, list[int]]] = []
@@ -150,9 +125,7 @@ def match_void(match_id: int, reason: str) -> Match:
         Conflict: the match is not finalized, or already void; or the current season's end is
             running (void it once the next season has opened). Nothing is written.
     """
-    reason = reason.strip()
-    if not reason:
-        raise RuleError("reason", "a void needs a reason (KORT_RULES §11)")
+    reason = _void_reason(reason)
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
@@ -163,40 +136,86 @@ def match_void(match_id: int, reason: str) -> Match:
             raise Conflict(
                 "match", f"match {match_id} is {match.status}; only a finalized match is voided"
             )
-        season = current_season_shared()
-        if season.status != SeasonStatus.CURRENT:
-            raise Conflict(
-                "season",
-                f"the end of season {season.number} is running; void the match once season "
-                f"{season.number + 1} has opened",
-            )
-        match = Match.objects.prefetch_related("rounds", SEATS_WITH_PLAYERS).get(pk=match_id)
-        facts = facts_of(match)
-        effects = match_effect(facts)
-        given = CupChange.objects.filter(match=match, kind=CupKind.MATCH)
-        deltas = {player_id: -delta for player_id, delta in given.values_list("player", "delta")}
-        players = players_locked(effects)
-        now = timezone.now()
-        moved = [player for player in players if player.pk in deltas]
-        board = _board_before(moved)
-        if deltas:
-            cups_move(
-                moved, deltas, kind=CupKind.VOID, season=season.number, at=now, match_id=match.pk
-            )
-        taken_back = [(-line, player_ids) for line, player_ids in _by_stats_line(effects)]
-        stats_add(taken_back, season=facts.season, ranked=facts.ranked)
-        if moved:
-            # A player stays on the current board while a ranked match of the season still
-            # counts for them (§10, §11).
-            still = SeasonStats.objects.filter(
-                season=board.season, player__in=moved, ranked_played__gt=0
-            ).values_list("player_id", flat=True)
-            _board_follow(board, moved, on_board=set(still))
-        Match.objects.filter(pk=match_id).update(
-            status=MatchStatus.VOID, void_reason=reason, voided_at=now, void_season=season.number
-        )
+        season = _season_open_for_voids()
+        _voids_apply([match_id], season, reason)
     match.refresh_from_db()
     return match
+
+
+def _void_reason(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        raise RuleError("reason", "a void needs a reason (KORT_RULES §11)")
+    return reason
+
+
+def _season_open_for_voids() -> int:
+    """The current season's number, its row held shared; voids wait while its end runs.
+
+    Raises:
+        Conflict: the current season's end is running.
+    """
+    season = current_season_shared()
+    if season.status != SeasonStatus.CURRENT:
+        raise Conflict(
+            "season",
+            f"the end of season {season.number} is running; void the match once season "
+            f"{season.number + 1} has opened",
+        )
+    return season.number
+
+
+def _voids_apply(
+    match_ids: Sequence[int], season: int, reason: str, also: Sequence[int] = ()
+) -> dict[int, Player]:
+    """Void the matches ``match_ids`` (rows locked, finalized) one after the other, in
+    ``season`` (the current one, its row held): each a :func:`voided_change` applied to
+    their players, locked together in id order with the players ``also``. Returns the locked
+    players by id."""
+    matches = Match.objects.prefetch_related("rounds", SEATS_WITH_PLAYERS).order_by("pk")
+    voided = [(match, match_effect(facts_of(match))) for match in matches.filter(pk__in=match_ids)]
+    players = players_locked({*also, *(pid for _, effects in voided for pid in effects)})
+    by_id = {player.pk: player for player in players}
+    now = timezone.now()
+    for match, effects in voided:
+        change = voided_change(match, effects, season)
+        ladder_apply(change, [by_id[pid] for pid in change.player_ids], now)
+    if match_ids:
+        Match.objects.filter(pk__in=match_ids).update(
+            status=MatchStatus.VOID, void_reason=reason, voided_at=now, void_season=season
+        )
+    return by_id
+
+
+def voided_change(match: Match, effects: Mapping[int, PlayerEffect], season: int) -> LadderChange:
+    """What voiding ``match`` does to the ladder (§11): minus the cups it gave each player,
+    in the current ``season``; its statistics lines taken back out of the season it was
+    completed in; and a player leaves the current board when no ranked match of the season
+    counts for them any more (§10)."""
+    given = CupChange.objects.filter(match=match, kind=CupKind.MATCH)
+    cups = {player_id: -delta for player_id, delta in given.values_list("player", "delta")}
+    counting = ranked_played(season, cups)
+    if match.is_ranked and match.season == season:
+        counting = {pid: played - 1 for pid, played in counting.items()}
+    return LadderChange(
+        kind=CupKind.VOID if cups else None,
+        season=season,
+        match_id=match.pk,
+        cups=cups,
+        stats=[(-line, player_ids) for line, player_ids in by_stats_line(effects)],
+        stats_season=facts_season(match),
+        ranked=match.is_ranked,
+        board={
+            pid: BoardStep.JOIN if counting.get(pid, 0) > 0 else BoardStep.LEAVE for pid in cups
+        },
+    )
+
+
+def facts_season(match: Match) -> int:
+    """The season a match over was completed in (constraint season_iff_match_over)."""
+    if match.season is None:
+        raise ValueError(f"match {match.pk} is over without a season")
+    return match.season
 
 
 def player_ban(player: Player, banned: bool) -> bool:
@@ -205,14 +224,60 @@ def player_ban(player: Player, banned: bool) -> bool:
     their last ranked match (API.md "Conventions", KORT_RULES §10). Returns True if it changed
     the player, False if they already were so; ``player.is_banned`` follows."""
     with transaction.atomic():
-        locked = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+        locked = players_locked([player.pk])
         player.is_banned = banned
-        if locked.is_banned == banned:
+        if locked[0].is_banned == banned:
             return False
-        season = current_season_number()
-        was_on = is_on_board(locked, season)
-        Player.objects.filter(pk=locked.pk).update(is_banned=banned)
-        locked.is_banned = banned
-        is_on = is_on_board(locked, season)
-        board_move(season, [(locked.cups if was_on else None, locked.cups if is_on else None)])
+        ladder_apply(_ban_change(player.pk, banned), locked, timezone.now())
     return True
+
+
+def _ban_change(player_id: int, banned: bool) -> LadderChange:
+    return LadderChange(board={player_id: BoardStep.KEEP}, banned=banned)
+
+
+@dataclass(frozen=True)
+class BanRefund:
+    """What :func:`player_ban_refund` did: the matches it voided, in id order, and whether it
+    banned the player (False: they were banned already)."""
+
+    voided: list[int]
+    banned: bool
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.voided) or self.banned
+
+
+def player_ban_refund(player_id: int, reason: str) -> BanRefund:
+    """Ban the player with a refund (KORT_RULES §11), in one step: every finalized, not void,
+    ranked match of theirs completed in the current season is voided (:func:`match_void`'s
+    change, with ``reason``), then they are banned. A second run finds nothing left to void
+    and the player banned, and changes nothing. A match of theirs completed but not finalized
+    yet is not voided (it has given nothing yet); run it again once it is finalized.
+
+    Raises:
+        RuleError: a blank ``reason`` (field ``reason``).
+        NotFound: there is no such player.
+        Conflict: the current season's end is running. Nothing is written.
+    """
+    reason = _void_reason(reason)
+    with transaction.atomic():
+        if not Player.objects.filter(pk=player_id).exists():
+            raise NotFound(f"player {player_id} does not exist")
+        current = current_season_number()
+        owned = Match.objects.select_for_update(of=("self",)).filter(
+            seats__player_id=player_id,
+            status=MatchStatus.FINALIZED,
+            mode=Mode.RANKED,
+            season=current,
+        )
+        match_ids = list(owned.order_by("pk").values_list("pk", flat=True))
+        season = _season_open_for_voids()
+        if season != current:
+            raise Conflict("season", f"season {current} ended meanwhile; ban the player again")
+        player = _voids_apply(match_ids, season, reason, also=[player_id])[player_id]
+        banned = not player.is_banned
+        if banned:
+            ladder_apply(_ban_change(player_id, True), [player], timezone.now())
+    return BanRefund(voided=match_ids, banned=banned)

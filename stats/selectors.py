@@ -1,5 +1,7 @@
 """Reads of the "My games" statistics (KORT_RULES §8, §10; API.md "Players", "Seasons")."""
 
+from collections.abc import Iterable
+
 from players.models import Player
 from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats, SeasonStats, StatsCounts
 
@@ -35,3 +37,10 @@ def season_figures(season: int, player_ids: list[int]) -> dict[int, SeasonStats]
         row.player_id: row
         for row in SeasonStats.objects.filter(season=season, player_id__in=player_ids)
     }
+
+
+def ranked_played(season: int, player_ids: Iterable[int]) -> dict[int, int]:
+    """``{player id: ranked matches of the season}`` that count for the given players (those
+    with none are missing): a player is on a season's board while it is above 0 (§10)."""
+    rows = SeasonStats.objects.filter(season=season, player_id__in=list(player_ids))
+    return dict(rows.filter(ranked_played__gt=0).values_list("player_id", "ranked_played"))

@@ -1,7 +1,7 @@
 """Writes of the "My games" statistics (KORT_RULES §8): fold a finalized match in, for all time
 and for its season (§10), or take a voided one back out (§11); and the season's cups."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from bulk.updates import (
     Expression,
@@ -86,3 +86,21 @@ def season_cups_record(season: int, totals: Mapping[int, int]) -> None:
         {"cups": total, "best_cups": at_least("best_cups", total, vendor=vendor)},
         season=season,
     )
+
+
+def stats_replace(
+    totals: Mapping[int, Mapping[str, int]],
+    seasons: Mapping[tuple[int, int], Mapping[str, int]],
+    stale: Iterable[tuple[int, int]],
+) -> None:
+    """Write recomputed statistics over the stored ones (``manage.py rebuild_ladder --fix``):
+    each player's all-time row from ``totals`` (by player id), each season row from
+    ``seasons`` (by ``(player id, season)``), and remove the season rows ``stale``."""
+    for player_id, values in totals.items():
+        PlayerStats.objects.update_or_create(player_id=player_id, defaults=dict(values))
+    for player_id, season in stale:
+        SeasonStats.objects.filter(player_id=player_id, season=season).delete()
+    for (player_id, season), values in seasons.items():
+        SeasonStats.objects.update_or_create(
+            player_id=player_id, season=season, defaults=dict(values)
+        )

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from matches.models import Match
 from players.models import Player
 from players.services import player_create
-from ranking.ledger import players_locked
+from ranking.ladder import players_locked
 from ranking.models import CupChange
 from ranking.services import match_finalize
 from ranking.tasks import finalize_match

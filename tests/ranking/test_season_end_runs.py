@@ -169,22 +169,22 @@ def test_a_run_stopped_while_freezing_resumes_where_it_stopped(api, ladder, monk
 def test_a_run_stopped_while_resetting_resets_each_player_once(api, ladder, monkeypatch):
     before = dict(Player.objects.values_list("username", "cups"))
     moves = []
-    real_move = season_end_module.cups_move
+    real_move = season_end_module.ladder_apply
 
-    def cups_move(*args, **kwargs):
+    def ladder_apply(*args, **kwargs):
         moves.append(args)
         if len(moves) == 3:
             raise Stopped
         real_move(*args, **kwargs)
 
     monkeypatch.setattr(season_end_module, "BATCH", 2)
-    monkeypatch.setattr(season_end_module, "cups_move", cups_move)
+    monkeypatch.setattr(season_end_module, "ladder_apply", ladder_apply)
     with pytest.raises(Stopped):
         season_end()
     assert CupChange.objects.filter(kind="season_reset").count() == 4
     assert SeasonEnd.objects.get().step == "reset"
 
-    monkeypatch.setattr(season_end_module, "cups_move", real_move)
+    monkeypatch.setattr(season_end_module, "ladder_apply", real_move)
     lease_runs_out()
     assert end_due_seasons() == [1]
 

@@ -1,0 +1,264 @@
+"""The ladder's one write path (KORT_RULES §7, §8, §10, §11; API.md "Leaderboard").
+
+The ladder's state is held in eight places that move together: a player's ``cups``,
+``best_cups`` and ``board_season`` (with ``cups_changed_at``, the leaderboard's tie-break),
+each ledger row's ``cups_after``, the season statistics' ``cups`` and ``best_cups`` (and the
+counts of "My games", all time and per season), the board's counts and its total
+(``ranking.board``). Whoever decides a change of the ladder (a finalized match, a void, a
+ban, a season's soft reset) computes it as a value, a :class:`LadderChange`, from the pure
+rules and what it has read; :func:`ladder_apply` applies it, here and nowhere else, in the
+caller's transaction. ``manage.py rebuild_ladder --fix`` hands its repair to
+:func:`ladder_repair` the same way. Nothing outside this module writes the players' cup
+fields, the ledger, the season statistics' cups or the board's counts.
+
+Lock order, the same for every writer (so no two can deadlock): the match rows first (in id
+order), then the current season's row (shared, voids only), then the players' rows in id order
+(:func:`players_locked`), then the statistics rows (in player id order, by the statements of
+``stats.services``), then the board's total and its counts in increasing cups
+(``ranking.board.board_move``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import QuerySet
+
+from bulk.compiled import CompiledRead
+from bulk.updates import by_key, field_value, insert_rows, update_rows
+from matches.kort.rules import StatsLine
+from players.models import Player
+from ranking.board import board_build, board_move, current_season_number, is_on_board
+from ranking.models import CupChange, CupKind
+from stats.services import season_cups_record, season_stats_open, stats_add, stats_replace
+
+UPDATE_BATCH = 1000
+"""Players whose totals one statement writes (a season's reset moves thousands)."""
+
+
+class BoardStep(enum.Enum):
+    """What a change does to a player's place on the current season's board (§10, §11)."""
+
+    KEEP = "keep"
+    """Nothing: they stay on it (with their new total) if they were on it, off it if not."""
+    JOIN = "join"
+    """A ranked match of the season counts for them: they are on it (unless banned)."""
+    LEAVE = "leave"
+    """No ranked match of the season counts for them any more: they are off it."""
+
+
+@dataclass(frozen=True)
+class LadderChange:
+    """One change of the ladder, as a value: what :func:`ladder_apply` writes.
+
+    - ``cups``: each player's cup delta by player id (one ledger row each, of ``kind``, in
+      ``season``, for ``match_id``); empty for a change that moves no cups.
+    - ``stats``: the "My games" lines to add, each with its players (a team's line, or its
+      negation for a void, §8, §11), to all-time statistics and those of ``stats_season``;
+      ``ranked`` counts them in the season's ranked matches too.
+    - ``board``: each player's :class:`BoardStep` on the current season's board (missing:
+      ``KEEP``).
+    - ``banned``: the players' ban flag after the change (None: unchanged).
+    """
+
+    kind: CupKind | None = None
+    season: int | None = None
+    match_id: int | None = None
+    cups: Mapping[int, int] = field(default_factory=dict)
+    stats: Sequence[tuple[StatsLine, Sequence[int]]] = ()
+    stats_season: int | None = None
+    ranked: bool = False
+    board: Mapping[int, BoardStep] = field(default_factory=dict)
+    banned: bool | None = None
+
+    @property
+    def player_ids(self) -> list[int]:
+        """Every player the change touches, in the lock order."""
+        ids = {*self.cups, *self.board, *(pid for _, ids in self.stats for pid in ids)}
+        return sorted(ids)
+
+
+def players_locked(player_ids: Iterable[int]) -> list[Player]:
+    """The players' rows, locked in id order (so concurrent writers cannot deadlock) and read
+    once locked, so their totals are current.
+
+    The lock is ``FOR NO KEY UPDATE`` (PostgreSQL; SQLite locks the whole database): it keeps
+    other writers of the rows out but lets rows that refer to the players be written (a new
+    match's seats, tokens), whose foreign keys take ``KEY SHARE`` locks; with ``FOR UPDATE``
+    a match seating the players would wait, and could deadlock with the holder.
+
+    A match's players (at most four) are read by a read compiled once for each number of
+    players (``bulk.compiled``); more (a ban's refund) by the queryset itself."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return []
+    if len(ids) > MATCH_PLAYERS:
+        return list(_lock(*ids))
+    read = _LOCKED.get(len(ids))
+    if read is None:
+        read = _LOCKED[len(ids)] = CompiledRead(Player, _lock, *[int] * len(ids), for_write=True)
+    return read(*ids)
+
+
+MATCH_PLAYERS = 4
+"""The most players one match seats: the most one compiled lock reads."""
+
+
+def _lock(*ids: int) -> QuerySet[Player]:
+    return Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
+
+
+_LOCKED: dict[int, CompiledRead[Player]] = {}
+"""The compiled :func:`players_locked` reads, by number of players."""
+
+
+def ladder_apply(change: LadderChange, players: Sequence[Player], at: datetime) -> None:
+    """Apply ``change`` to ``players`` (their rows locked by :func:`players_locked`, every
+    player of ``change.player_ids`` and no other), stamped ``at``, in the caller's transaction:
+    the ledger rows and the players' totals, the season statistics, the ban flags, then the
+    current season's board (who is on it and its counts). The ``Player`` objects follow.
+
+    ``best_cups`` is the highest total ever reached (§10): a change that lifts the total above
+    it lifts it, and nothing lowers it (a void is a new change, stamped now, not a rewrite of
+    the past, §11). A match's cups and a void also move the players' cups of ``season``
+    (statistics), whose rows open with the totals before the change; a season's reset moves
+    only the totals, which the new season's rows start from.
+    """
+    moves_board = bool(change.cups or change.board) or change.banned is not None
+    board_season = current_season_number() if moves_board else None
+    before = {}
+    if board_season is not None:
+        before = {p.pk: p.cups if is_on_board(p, board_season) else None for p in players}
+    if change.cups:
+        _cups_move(change, players, at)
+    if change.stats:
+        assert change.stats_season is not None
+        if not change.cups:
+            season_stats_open(change.stats_season, {p.pk: p.cups for p in players})
+        stats_add(change.stats, season=change.stats_season, ranked=change.ranked)
+    if change.banned is not None:
+        _banned(players, change.banned)
+    if board_season is not None:
+        _board_follow(board_season, before, players, change.board)
+
+
+def _cups_move(change: LadderChange, players: Sequence[Player], at: datetime) -> None:
+    """The ledger rows of ``change.cups`` and the players' new totals."""
+    assert change.kind is not None and change.season is not None
+    before = {player.pk: player.cups for player in players if player.pk in change.cups}
+    moved = [player for player in players if player.pk in change.cups]
+    rows = []
+    for player in moved:
+        player.cups += change.cups[player.pk]
+        player.best_cups = max(player.best_cups, player.cups)
+        player.cups_changed_at = at
+        rows.append(
+            {
+                "kind": change.kind,
+                "match_id": change.match_id,
+                "player_id": player.pk,
+                "season": change.season,
+                "delta": change.cups[player.pk],
+                "cups_after": player.cups,
+                "created_at": at,
+            }
+        )
+    insert_rows(CupChange, rows)
+    changed_at = field_value(Player, "cups_changed_at", at)
+    for start in range(0, len(moved), UPDATE_BATCH):
+        batch = moved[start : start + UPDATE_BATCH]
+        update_rows(
+            Player,
+            "id",
+            [player.pk for player in batch],
+            {
+                "cups": by_key("id", {player.pk: player.cups for player in batch}),
+                "best_cups": by_key("id", {player.pk: player.best_cups for player in batch}),
+                "cups_changed_at": changed_at,
+            },
+        )
+    if change.kind != CupKind.SEASON_RESET:
+        season_stats_open(change.season, before)
+        season_cups_record(change.season, {player.pk: player.cups for player in moved})
+
+
+def _banned(players: Sequence[Player], banned: bool) -> None:
+    changed = [player for player in players if player.is_banned != banned]
+    if changed:
+        Player.objects.filter(pk__in=[p.pk for p in changed]).update(is_banned=banned)
+    for player in changed:
+        player.is_banned = banned
+
+
+def _board_follow(
+    season: int,
+    before: Mapping[int, int | None],
+    players: Sequence[Player],
+    steps: Mapping[int, BoardStep],
+) -> None:
+    """Move ``players`` on the board of ``season`` from where they stood ``before``: each
+    takes its step (``board_season``), then the counts follow every total and place that
+    changed (``ranking.board.board_move``, the only call of it)."""
+    joined = [p for p in players if steps.get(p.pk) is BoardStep.JOIN and p.board_season != season]
+    left = [p for p in players if steps.get(p.pk) is BoardStep.LEAVE and p.board_season == season]
+    for moved, value in ((joined, season), (left, None)):
+        if moved:
+            Player.objects.filter(pk__in=[p.pk for p in moved]).update(board_season=value)
+        for player in moved:
+            player.board_season = value
+    board_move(
+        season,
+        [(before[p.pk], p.cups if is_on_board(p, season) else None) for p in players],
+    )
+
+
+LedgerKey = tuple[str, int, int]
+"""A ledger row's identity: ``(kind, match id, player id)``, or ``("season_reset", season,
+player id)`` for a reset."""
+
+
+@dataclass(frozen=True)
+class LadderRepair:
+    """What ``manage.py rebuild_ladder --fix`` writes over the stored ladder, as recomputed
+    from the history: ``players`` with their cup fields (``fields``) and ``board_season`` set,
+    all-time statistics values by player id (``stats``), season statistics rows by
+    ``(player id, season)`` (``seasons``; ``stale_seasons`` are removed), ledger rows by
+    :data:`LedgerKey` (``ledger``; ``stale_ledger`` are removed), and the current ``season``,
+    whose board is counted again from the players."""
+
+    players: Sequence[Player]
+    fields: Sequence[str]
+    stats: Mapping[int, Mapping[str, int]]
+    seasons: Mapping[tuple[int, int], Mapping[str, int]]
+    stale_seasons: Iterable[tuple[int, int]]
+    ledger: Mapping[LedgerKey, Mapping[str, object]]
+    stale_ledger: Iterable[LedgerKey]
+    season: int
+
+
+def ladder_repair(repair: LadderRepair) -> None:
+    """Write ``repair`` (see :class:`LadderRepair`), then count the current season's board
+    again from the players' rows. Call inside the transaction that holds the players' and
+    statistics rows (players in id order, as finalization locks them)."""
+    Player.objects.bulk_update(repair.players, [*repair.fields, "board_season"])
+    stats_replace(repair.stats, repair.seasons, repair.stale_seasons)
+    for key in repair.stale_ledger:
+        _ledger_rows(key).delete()
+    for key, values in repair.ledger.items():
+        kind, subject, player_id = key
+        named: dict[str, Any] = {"kind": kind, "player_id": player_id}
+        if kind != CupKind.SEASON_RESET:
+            named["match_id"] = subject
+        _ledger_rows(key).update_or_create(defaults=dict(values), **named)
+    board_build(repair.season)
+
+
+def _ledger_rows(key: LedgerKey) -> QuerySet[CupChange]:
+    kind, subject, player_id = key
+    if kind == CupKind.SEASON_RESET:
+        return CupChange.objects.filter(kind=kind, season=subject, player_id=player_id)
+    return CupChange.objects.filter(kind=kind, match_id=subject, player_id=player_id)
