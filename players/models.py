@@ -1,5 +1,8 @@
 """Players: the seat-holders of matches and the ladder (API.md "Players", KORT_RULES §7)."""
 
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
@@ -11,10 +14,29 @@ LEADERBOARD_ORDER = ("-cups", "cups_changed_at", "id")
 first, then who reached their total earlier, then the older player. The index of that name,
 the leaderboard's rows and every rank derive from it."""
 
-ON_A_BOARD = Q(is_bot=False, is_banned=False)
-"""Who may be on a season's board at all: humans without a ban (KORT_RULES §10). The board of
-season ``n`` is these players with ``board_season == n``; the leaderboard index holds only
-them."""
+BOARD_ELIGIBLE = {"is_bot": False, "is_banned": False}
+"""Who may be on a season's board at all: humans without a ban (KORT_RULES §10), as field
+values. The board of season ``n`` is these players with ``board_season == n``."""
+ON_A_BOARD = Q(**BOARD_ELIGIBLE)
+""":data:`BOARD_ELIGIBLE` as a condition: the leaderboard index holds only these players."""
+
+
+def may_be_on_a_board(player: "Player") -> bool:
+    """Whether ``player``, as loaded, is one of :data:`BOARD_ELIGIBLE`."""
+    return all(getattr(player, name) == value for name, value in BOARD_ELIGIBLE.items())
+
+
+T = TypeVar("T")
+
+
+def in_leaderboard_order(rows: Iterable[T], value: Callable[[T, str], Any]) -> list[T]:
+    """``rows`` sorted in :data:`LEADERBOARD_ORDER`, ``value(row, field name)`` giving each
+    field (for rows the database does not sort: a replayed board)."""
+    ordered = list(rows)
+    for name in reversed(LEADERBOARD_ORDER):
+        field = name.removeprefix("-")
+        ordered.sort(key=lambda row: value(row, field), reverse=name.startswith("-"))
+    return ordered
 
 
 class Player(models.Model):

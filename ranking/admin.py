@@ -7,7 +7,7 @@ changes. The ladder builds on matches, players and seasons, so it extends their 
 than those admins knowing the ledger: the match admin gains the cup changes and the "void"
 action, the season admin a link to the season's final standings, the player admin bans and
 unbans through ``ranking.services.player_ban``, which moves the player off or back on the
-leaderboard.
+leaderboard, and bans with a refund (``player_ban_refund``, §11).
 """
 
 from django import forms
@@ -23,7 +23,7 @@ from matches.models import Match
 from players.admin import PlayerAdmin, ReadOnlyAdminMixin
 from players.models import Player
 from ranking.models import CupChange, SeasonEnd, SeasonStanding
-from ranking.services import match_void, player_ban
+from ranking.services import match_void, player_ban, player_ban_refund
 from seasons.admin import SeasonAdmin
 from seasons.models import Season
 
@@ -36,11 +36,63 @@ class CupChangeInline(ReadOnlyAdminMixin, admin.TabularInline):
     extra = 0
 
 
-class VoidForm(forms.Form):
+class ReasonForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="Shown with the match (API.md: void_reason).",
+        help_text="Shown with each voided match (API.md: void_reason).",
     )
+
+
+VOID_EXPLANATION = (
+    'Voiding reverses each match\'s cups with ledger rows of kind "void" in the current season '
+    "and takes the match out of its players' statistics, all time and its season's (KORT_RULES "
+    "§11). The frozen standings of a finalized season stay as they are. A void is not undone."
+)
+REFUND_EXPLANATION = (
+    "A ban with a refund voids every finalized ranked match of each player completed in the "
+    "current season (their partners and opponents get their cups back, and so do they), then "
+    "bans them (KORT_RULES §11). Run again, it changes nothing."
+)
+
+
+def with_reason(
+    model_admin: admin.ModelAdmin,
+    request,
+    objects: list,
+    *,
+    action: str,
+    button: str,
+    explanation: str,
+    detail,
+    apply,
+    done: str,
+):
+    """An admin action that needs a reason: ask for it on a page of its own listing
+    ``objects`` (each with ``detail(object)``), then ``apply(object, reason)`` to each in turn
+    and say ``done`` with the number it changed; an object it refuses (a domain error) is
+    named with the reason, the others go on."""
+    form = ReasonForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        changed = 0
+        for obj in objects:
+            try:
+                changed += bool(apply(obj, form.cleaned_data["reason"]))
+            except DomainError as error:
+                model_admin.message_user(request, f"{obj}: {error.message}", messages.ERROR)
+        model_admin.message_user(request, done.format(changed), messages.SUCCESS)
+        return None
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": button,
+        "opts": model_admin.model._meta,
+        "objects": [(obj, detail(obj)) for obj in objects],
+        "explanation": explanation,
+        "action": action,
+        "button": button,
+        "form": form,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, "admin/ranking/reasoned_action.html", context)
 
 
 class MatchWithCupsAdmin(MatchAdmin):
@@ -54,26 +106,17 @@ class MatchWithCupsAdmin(MatchAdmin):
     def void(self, request, queryset):
         """Ask for the reason, then void each selected match (KORT_RULES §11); a match that
         cannot be voided is named with the reason, and the others are voided."""
-        form = VoidForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            voided = 0
-            for match in queryset.order_by("pk"):
-                try:
-                    match_void(match.pk, form.cleaned_data["reason"])
-                    voided += 1
-                except DomainError as error:
-                    self.message_user(request, f"match {match.pk}: {error.message}", messages.ERROR)
-            self.message_user(request, f"{voided} match(es) voided.", messages.SUCCESS)
-            return None
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Void matches",
-            "opts": self.model._meta,
-            "matches": queryset.order_by("pk"),
-            "form": form,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/ranking/match_void.html", context)
+        return with_reason(
+            self,
+            request,
+            list(queryset.order_by("pk")),
+            action="void",
+            button="Void these matches",
+            explanation=VOID_EXPLANATION,
+            detail=lambda match: f"{match.status}, season {match.season or '-'}",
+            apply=lambda match, reason: match_void(match.pk, reason),
+            done="{} match(es) voided.",
+        )
 
     def has_void_permission(self, request):
         return request.user.has_perm("matches.void_match")
@@ -87,11 +130,26 @@ class PlayerWithBansAdmin(PlayerAdmin):
     """The player admin with bans: the actions and the change form's "banned" box both go
     through ``player_ban``."""
 
-    actions = ["ban", "unban"]
+    actions = ["ban", "ban_with_refund", "unban"]
 
     @admin.action(description="Ban the selected players (off the leaderboard, no new matches)")
     def ban(self, request, queryset):
         self._set_banned(request, queryset, banned=True)
+
+    @admin.action(description="Ban the selected players with a refund of this season's matches")
+    def ban_with_refund(self, request, queryset):
+        """Ask for the reason, then ban each selected player with a refund (KORT_RULES §11)."""
+        return with_reason(
+            self,
+            request,
+            list(queryset.order_by("pk")),
+            action="ban_with_refund",
+            button="Ban with refund",
+            explanation=REFUND_EXPLANATION,
+            detail=lambda player: "banned" if player.is_banned else "not banned",
+            apply=lambda player, reason: player_ban_refund(player.pk, reason).changed,
+            done="{} player(s) banned with a refund.",
+        )
 
     @admin.action(description="Unban the selected players")
     def unban(self, request, queryset):

@@ -17,8 +17,9 @@ the offset (:func:`group_at`).
 **The invariant** every writer keeps: for a season with a ``BoardTotal`` row,
 ``BoardCount(season, c).players`` is the number of players in :func:`board_players` of that
 season holding ``c`` cups (a missing row counts 0), and ``BoardTotal(season).players`` is their
-sum. Writers keep it by calling :func:`board_move` for every change of who is on the board or
-of a board player's cups, in the transaction that writes the players' rows.
+sum. The ladder's one write path (``ranking.ladder.ladder_apply``) keeps it, calling
+:func:`board_move` for every change of who is on the board or of a board player's cups, in the
+transaction that writes the players' rows; nothing else calls it.
 
 **Trust.** The reads check what is cheap to check: the season has a total row if its board has
 players (a board whose total row is gone has lost its counts), the counts add up to the total
@@ -39,7 +40,7 @@ from dataclasses import dataclass
 from django.db import connections, router
 from django.db.models import Count, F, QuerySet
 
-from players.models import LEADERBOARD_ORDER, ON_A_BOARD, Player
+from players.models import LEADERBOARD_ORDER, ON_A_BOARD, Player, may_be_on_a_board
 from ranking.models import BoardCount, BoardTotal
 from seasons.selectors import current_season
 
@@ -60,7 +61,7 @@ def board_players(season: int) -> QuerySet[Player]:
 
 def is_on_board(player: Player, season: int) -> bool:
     """Whether ``player``, as loaded, is on the board of ``season`` (KORT_RULES §10)."""
-    return not player.is_bot and not player.is_banned and player.board_season == season
+    return may_be_on_a_board(player) and player.board_season == season
 
 
 class BoardUnreliable(Exception):
@@ -112,9 +113,9 @@ def board_move(season: int, moves: Iterable[Move]) -> None:
     - a ban: ``(cups, None)``; an unban: ``(None, cups)`` (players on this season's board);
     - a void's reversal: ``(cups before, cups after)``, or ``(cups before, None)`` when the
       player is left with no counted match in the season and leaves its board;
-    - a season reset (the players' new totals of the new season): nothing for the new season,
-      whose board the reset puts nobody on; the ended season's counts are not read again
-      (its standings are frozen), so they need not follow the reset.
+    - a season reset (the players' new totals): the ending season is still the current one
+      while its end runs, so its counts follow the reset totals like any other change; the
+      new season's board starts empty.
 
     Writes: the season's total first, then its counts in increasing ``cups``, with
     ``INSERT ... ON CONFLICT DO UPDATE`` increments (PostgreSQL and SQLite): every writer

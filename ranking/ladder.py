@@ -34,7 +34,7 @@ from matches.kort.rules import StatsLine
 from players.models import Player
 from ranking.board import board_build, board_move, current_season_number, is_on_board
 from ranking.models import CupChange, CupKind
-from stats.services import season_cups_record, season_stats_open, stats_add, stats_replace
+from stats.services import SeasonCups, stats_follow, stats_replace
 
 UPDATE_BATCH = 1000
 """Players whose totals one statement writes (a season's reset moves thousands)."""
@@ -133,13 +133,16 @@ def ladder_apply(change: LadderChange, players: Sequence[Player], at: datetime) 
     before = {}
     if board_season is not None:
         before = {p.pk: p.cups if is_on_board(p, board_season) else None for p in players}
+    totals = {p.pk: p.cups for p in players}
     if change.cups:
         _cups_move(change, players, at)
-    if change.stats:
-        assert change.stats_season is not None
-        if not change.cups:
-            season_stats_open(change.stats_season, {p.pk: p.cups for p in players})
-        stats_add(change.stats, season=change.stats_season, ranked=change.ranked)
+    cups_season = None if change.kind == CupKind.SEASON_RESET else change.season
+    stats_follow(
+        SeasonCups(cups_season, totals, {p.pk: p.cups for p in players if p.pk in change.cups}),
+        change.stats,
+        season=change.stats_season,
+        ranked=change.ranked,
+    )
     if change.banned is not None:
         _banned(players, change.banned)
     if board_season is not None:
@@ -148,8 +151,6 @@ def ladder_apply(change: LadderChange, players: Sequence[Player], at: datetime) 
 
 def _cups_move(change: LadderChange, players: Sequence[Player], at: datetime) -> None:
     """The ledger rows of ``change.cups`` and the players' new totals."""
-    assert change.kind is not None and change.season is not None
-    before = {player.pk: player.cups for player in players if player.pk in change.cups}
     moved = [player for player in players if player.pk in change.cups]
     rows = []
     for player in moved:
@@ -181,9 +182,6 @@ def _cups_move(change: LadderChange, players: Sequence[Player], at: datetime) ->
                 "cups_changed_at": changed_at,
             },
         )
-    if change.kind != CupKind.SEASON_RESET:
-        season_stats_open(change.season, before)
-        season_cups_record(change.season, {player.pk: player.cups for player in moved})
 
 
 def _banned(players: Sequence[Player], banned: bool) -> None:

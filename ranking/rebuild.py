@@ -35,13 +35,13 @@ from django.db.models import QuerySet
 from domain.errors import Conflict
 from matches.kort.rules import StatsLine, season_reset_cups
 from matches.models import Match, MatchStatus
-from players.models import Player
+from players.models import Player, in_leaderboard_order, may_be_on_a_board
 from ranking.board import board_differences, current_season_number
 from ranking.effects import facts_of, match_effect
 from ranking.ladder import LadderRepair, LedgerKey, ladder_repair
 from ranking.models import CupChange, CupKind, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
-from stats.models import PlayerStats, SeasonStats
+from stats.models import PlayerStats, SeasonStats, counts_for_the_board
 from stats.services import stats_values
 
 CUP_FIELDS = ("cups", "best_cups", "cups_changed_at")
@@ -269,7 +269,9 @@ def _reset(season: int, floor: int, history: History) -> Callable[[Replay], None
                 row.ranked_won,
             )
             for (player_id, number), row in replay.seasons.items()
-            if number == season and row.ranked_played > 0 and player_id in history.humans
+            if number == season
+            and counts_for_the_board(row.ranked_played)
+            and player_id in history.humans
         }
         for player_id in sorted(history.humans):
             cups = replay.players[player_id].cups
@@ -325,7 +327,7 @@ def on_current_board(replay: Replay, player: Player, season: int) -> bool:
     """Whether the replay puts ``player`` on the board of the current ``season``: a human with
     no ban and a ranked match of the season that counts (KORT_RULES §10, §11)."""
     row = replay.seasons.get((player.pk, season))
-    return not (player.is_bot or player.is_banned) and row is not None and row.ranked_played > 0
+    return may_be_on_a_board(player) and row is not None and counts_for_the_board(row.ranked_played)
 
 
 def _board_season(replay: Replay, player: Player, season: int) -> int | None:
@@ -344,7 +346,7 @@ def board_check(players: Iterable[Player], replay: Replay) -> list[Difference]:
     differences = []
     for player in players:
         recomputed = _board_season(replay, player, season)
-        if recomputed != player.board_season and not (player.is_bot or player.is_banned):
+        if recomputed != player.board_season and may_be_on_a_board(player):
             differences.append(
                 Difference(_player_label(player), "board_season", player.board_season, recomputed)
             )
@@ -438,7 +440,9 @@ def _standings_differences(
         for player_id in board
         if player_id in stored or not history.humans.get(player_id, False)
     ]
-    ordered = sorted(eligible, key=lambda pid: (-board[pid].cups, board[pid].cups_changed_at, pid))
+    ordered = in_leaderboard_order(
+        eligible, lambda pid, name: pid if name == "id" else getattr(board[pid], name)
+    )
     recomputed = {
         player_id: {"rank": rank}
         | {name: getattr(board[player_id], name) for name in STANDING_FIELDS[1:]}

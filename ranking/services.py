@@ -31,6 +31,7 @@ from ranking.ladder import BoardStep, LadderChange, ladder_apply, players_locked
 from ranking.models import CupChange, CupKind
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season_shared
+from stats.models import counts_for_the_board
 from stats.selectors import ranked_played
 
 
@@ -206,7 +207,8 @@ def voided_change(match: Match, effects: Mapping[int, PlayerEffect], season: int
         stats_season=facts_season(match),
         ranked=match.is_ranked,
         board={
-            pid: BoardStep.JOIN if counting.get(pid, 0) > 0 else BoardStep.LEAVE for pid in cups
+            pid: BoardStep.JOIN if counts_for_the_board(counting.get(pid, 0)) else BoardStep.LEAVE
+            for pid in cups
         },
     )
 

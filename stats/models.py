@@ -21,6 +21,16 @@ OUTCOME_FIELDS = {
 """Model field names of each shutout outcome's (team, opponents) counts."""
 
 
+ON_THE_SEASONS_BOARD = models.Q(ranked_played__gt=0)
+"""The season rows of the players a season's board holds (unless bots or banned): a finalized,
+not voided ranked match of the season counts for them (KORT_RULES §10, §11)."""
+
+
+def counts_for_the_board(ranked_played: int) -> bool:
+    """:data:`ON_THE_SEASONS_BOARD` for one row's ``ranked_played``."""
+    return ranked_played > 0
+
+
 class StatsCounts(models.Model):
     """The §8 counts, shared by the all-time and the per-season statistics."""
 
@@ -103,7 +113,7 @@ class SeasonStats(StatsCounts):
         indexes = [
             models.Index(
                 fields=["season", "player"],
-                condition=models.Q(ranked_played__gt=0),
+                condition=ON_THE_SEASONS_BOARD,
                 name="season_board_members",
             )
         ]

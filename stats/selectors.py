@@ -3,7 +3,14 @@
 from collections.abc import Iterable
 
 from players.models import Player
-from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats, SeasonStats, StatsCounts
+from stats.models import (
+    COUNT_FIELDS,
+    ON_THE_SEASONS_BOARD,
+    OUTCOME_FIELDS,
+    PlayerStats,
+    SeasonStats,
+    StatsCounts,
+)
 
 
 def player_stats(player: Player, season: int | None = None) -> dict:
@@ -40,7 +47,7 @@ def season_figures(season: int, player_ids: list[int]) -> dict[int, SeasonStats]
 
 
 def ranked_played(season: int, player_ids: Iterable[int]) -> dict[int, int]:
-    """``{player id: ranked matches of the season}`` that count for the given players (those
-    with none are missing): a player is on a season's board while it is above 0 (§10)."""
+    """``{player id: ranked matches of the season}`` that count for the given players, those
+    of :data:`~stats.models.ON_THE_SEASONS_BOARD` only (§10)."""
     rows = SeasonStats.objects.filter(season=season, player_id__in=list(player_ids))
-    return dict(rows.filter(ranked_played__gt=0).values_list("player_id", "ranked_played"))
+    return dict(rows.filter(ON_THE_SEASONS_BOARD).values_list("player_id", "ranked_played"))

@@ -2,6 +2,7 @@
 and for its season (§10), or take a voided one back out (§11); and the season's cups."""
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from bulk.updates import (
     Expression,
@@ -22,6 +23,39 @@ def stats_values(line: StatsLine) -> dict[str, int]:
     for outcome, (team_field, opponents_field) in OUTCOME_FIELDS.items():
         values[team_field], values[opponents_field] = line.outcomes[outcome]
     return values
+
+
+@dataclass(frozen=True)
+class SeasonCups:
+    """A change of the players' cup totals as the season statistics see it: the totals
+    ``before`` (every player of the change, by id) and ``after`` (those whose total moved), in
+    ``season`` (None: a season's reset, which the season rows do not follow, §10)."""
+
+    season: int | None
+    before: Mapping[int, int]
+    after: Mapping[int, int]
+
+
+def stats_follow(
+    cups: SeasonCups,
+    lines: Sequence[tuple[StatsLine, Sequence[int]]],
+    *,
+    season: int | None,
+    ranked: bool,
+) -> None:
+    """The statistics of one change of the ladder (``ranking.ladder.ladder_apply``): the
+    season rows of ``cups.season`` follow the moved totals (opened with the totals before, then
+    their ``cups`` and ``best_cups`` recorded, §10), and ``lines`` are added to all-time and to
+    ``season``'s statistics (:func:`stats_add`; rows of ``season`` opened with the totals
+    before when no total moved)."""
+    if cups.season is not None and cups.after:
+        season_stats_open(cups.season, {pid: cups.before[pid] for pid in cups.after})
+        season_cups_record(cups.season, cups.after)
+    if lines:
+        assert season is not None
+        if not cups.after:
+            season_stats_open(season, cups.before)
+        stats_add(lines, season=season, ranked=ranked)
 
 
 def stats_add(
