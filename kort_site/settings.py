@@ -9,6 +9,9 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | DJANGO_DEBUG | false | debug pages |
 | DJANGO_SECRET_KEY | a development key | 32+ characters; with debug off the web service and the worker refuse to start without it |
 | DJANGO_ALLOWED_HOSTS | localhost,127.0.0.1 (any host with debug on) | comma-separated |
+| DJANGO_CSRF_TRUSTED_ORIGINS | (none) | comma-separated origins, e.g. https://kort.example.org (the admin's login form behind a proxy) |
+| DJANGO_SECURE_COOKIES | true (with debug off) | session and CSRF cookies only over TLS; false for plain HTTP |
+| DJANGO_LOG_LEVEL | INFO | the root logger's level |
 | DATABASE_URL | sqlite:///db.sqlite3 | e.g. postgres://user@host:5432/kort |
 | DJANGO_CONN_MAX_AGE | 60 | seconds a database connection is kept for the next request (one per thread) |
 | DJANGO_CONN_HEALTH_CHECKS | true | check a kept connection before reusing it |
