@@ -10,7 +10,9 @@ from django.core.management import CommandError, call_command
 from matches.models import Match
 from players.models import Player
 from ranking.models import CupChange
+from ranking.services import match_void, player_ban, player_ban_refund
 from tests.api_steps import match_play, player_read, round_body
+from tests.concurrency import at_once
 from tests.ranking.season_steps import board, season_end, season_one_play
 
 
@@ -165,3 +167,41 @@ def test_the_admin_bans_with_a_refund(staff, api, ladder):
     )
     assert "0 player(s) banned with a refund." in again.content.decode()
     assert Match.objects.filter(status="void").count() == 2
+
+
+# --- at once, on PostgreSQL -----------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_refunds_a_void_and_a_ban_at_once_refund_once(api, ladder):
+    """The refund locks the matches, the season, then every player in id order, as a void
+    and a ban do: run together, none deadlocks and each match is voided once."""
+    first, second = bita_matches(ladder)
+
+    def calling(call):
+        def run():
+            try:
+                return call()
+            except Exception as error:
+                return type(error).__name__
+
+        return run
+
+    results = at_once(
+        [
+            calling(lambda: player_ban_refund(ladder["bita"], "a cheater").voided),
+            calling(lambda: player_ban_refund(ladder["bita"], "a cheater").voided),
+            calling(lambda: match_void(second, "a broken table").status),
+            calling(lambda: player_ban(Player.objects.get(pk=ladder["dara"]), True)),
+        ]
+    )
+
+    assert "OperationalError" not in results  # a deadlock
+    assert {m.status for m in Match.objects.filter(pk__in=[first, second])} == {"void"}
+    for match_id in (first, second):
+        assert CupChange.objects.filter(match_id=match_id, kind="void").count() == 4
+    assert Player.objects.get(pk=ladder["bita"]).is_banned
+    assert player_read(api, ladder["amir"])["cups"] == 4
+    assert player_read(api, ladder["elham"])["cups"] == 4
+    assert "No difference" in rebuild_check()
