@@ -236,6 +236,10 @@ def _behind(key: BoardKey) -> Q:
 
 
 def _compared(key: BoardKey, *, before: bool) -> Q:
+    """Rows before (or after) ``key`` in ``LEADERBOARD_ORDER``: ``a > x OR (a = x AND (b > y
+    OR ...))``, and the same bound on the first column alone (``a >= x``), which changes no
+    answer but lets the database walk the index from ``x`` instead of filtering the whole
+    board (a keyset walk whose batches cost the same at every depth)."""
     found, tied = Q(), Q()
     for name in LEADERBOARD_ORDER:
         field = name.removeprefix("-")
@@ -244,7 +248,10 @@ def _compared(key: BoardKey, *, before: bool) -> Q:
         value = getattr(key, field)
         found |= tied & Q(**{f"{field}__{lookup}": value})
         tied &= Q(**{field: value})
-    return found
+    first = LEADERBOARD_ORDER[0]
+    bound = "gte" if first.startswith("-") == before else "lte"
+    field = first.removeprefix("-")
+    return Q(**{f"{field}__{bound}": getattr(key, field)}) & found
 
 
 def player_named(username: str) -> Player | None:

@@ -11,7 +11,9 @@ ROW = re.compile(r"^\| `(\w+)` \| .* \| (.*) \|$", re.M)
 def test_the_documented_table_is_the_enforced_one():
     text = (ROOT / "docs" / "architecture.md").read_text()
     documented = {
-        app: set() if imports.strip().startswith("nothing") else set(re.findall(r"`(\w+)`", imports))
+        app: set()
+        if imports.strip().startswith("nothing")
+        else set(re.findall(r"`(\w+)`", imports))
         for app, imports in ROW.findall(text)
     }
     assert documented == ALLOWED
