@@ -9,7 +9,7 @@ the sweeper and the write requests write it (``matches.live_vote.services.vote_s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -80,9 +80,7 @@ def vote_state(
     )
     asks_search = state.both_bots and len(cast) < len(voters) and not state.resolved
     if asks_search and guaranteed_for(vote.round):
-        return VoteState(
-            state.team, state.voters, cast, length_ms=state.length_ms, bavan_guaranteed=True
-        )
+        return replace(state, bavan_guaranteed=True)
     return state
 
 
@@ -156,7 +154,7 @@ def vote_seen(vote: BavanVote, now: datetime) -> VoteSeen:
         resolved_at = vote.moment_at(due.resolved_at_ms)
     seen = VoteSeen(vote, status, resolved_at, tuple(shown), None, due)
     hands = hands_at_vote(vote.opening_play, vote.round.trump_seat)
-    return VoteSeen(vote, status, resolved_at, tuple(shown), revealed_hands(seen, hands, now), due)
+    return replace(seen, revealed_hands=revealed_hands(seen, hands, now))
 
 
 def match_seen(match: Match, vote: BavanVote | None, now: datetime) -> VoteSeen | None:
