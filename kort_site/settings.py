@@ -19,7 +19,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | CELERY_BROKER_URL | (none: tasks run in-process) | e.g. redis://127.0.0.1:6379/0 |
 | KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
 | KORT_TASK_ROUTES | (none) | a queue per task kind, e.g. `ranking.finalize_match=finalize`; other tasks stay on KORT_TASK_QUEUE |
-| KORT_BAVAN_VOTE_SECONDS | 30 | length of a live Bavan vote (KORT_RULES §4) |
+| KORT_BAVAN_VOTE_SECONDS | 30 | length of every Bavan vote, live and reported (KORT_RULES §4) |
 | KORT_SWEEP_SECONDS | 10 | how often Celery beat runs the sweeper, which queues again the tasks of lost work |
 | KORT_SWEEP_GRACE_SECONDS | 5 | work due longer ago than this and not done counts as lost (swept, and listed by `rebuild_ladder`) |
 | KORT_RANKED_REQUIRE_PLAY | false | ranked matches require every round's full record (`play`) unless created with `require_play` |

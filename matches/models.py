@@ -2,6 +2,8 @@
 vote's models are in ``matches.live_vote.models``; importing them here makes them this app's
 models. Bazar Belote score sheets are the ``belote`` app's."""
 
+from __future__ import annotations
+
 from django.db import models
 from django.db.models import Q
 
@@ -127,6 +129,27 @@ class Match(models.Model):
     @property
     def is_ranked(self) -> bool:
         return self.mode == Mode.RANKED
+
+    seats_in_hand: list[Seat] | None = None
+    """Not stored: the match's seats by seat as a write holds them (``matches.services``), or
+    None: :meth:`seats_in_order` reads them then."""
+    rounds_in_hand: list[Round] | None = None
+    """Not stored: the match's rounds by number as a write holds them (``matches.services``),
+    or None: :meth:`rounds_in_order` reads them then."""
+
+    def seats_in_order(self) -> list[Seat]:
+        """The match's seats by seat: those in hand, else as read (along, with
+        ``matches.selectors.SEATS_IN_ORDER``)."""
+        if self.seats_in_hand is not None:
+            return self.seats_in_hand
+        return sorted(self.seats.all(), key=lambda seat: seat.seat)
+
+    def rounds_in_order(self) -> list[Round]:
+        """The match's rounds by number: those in hand, else as read (along, with
+        ``matches.selectors.ROUNDS_IN_ORDER``)."""
+        if self.rounds_in_hand is not None:
+            return self.rounds_in_hand
+        return sorted(self.rounds.all(), key=lambda round_: round_.number)
 
 
 class Seat(models.Model):

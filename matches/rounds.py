@@ -53,6 +53,25 @@ def round_settle(match: Match, round_: Round, decision: BavanDecision | None) ->
     Raises:
         InvalidRoundError: tricks and decision form no outcome of §2 (nothing is changed).
     """
+    result = round_shown_finished(match, round_, decision)
+    if match.status == MatchStatus.COMPLETED:
+        match.season, match.completed_at = season_of_completion()
+        queue_on_commit(FINALIZE_TASK, match.pk)
+    return result
+
+
+def round_shown_finished(
+    match: Match, round_: Round, decision: BavanDecision | None
+) -> RoundResult:
+    """Give ``round_`` its outcome as finished and add its wins and next trump caller (§5) to
+    ``match``, in memory and nothing else: when a team reaches the target the match shows its
+    winner and is completed, but gets no season and queues no finalization
+    (:func:`round_settle` does both). A read shows a round whose finish is due and not written
+    yet this way (``matches.live_vote.selectors.match_seen``).
+
+    Raises:
+        InvalidRoundError: tricks and decision form no outcome of §2 (nothing is changed).
+    """
     result = round_outcome(round_.trump_seat, round_.tricks, decision)
     round_.status = RoundStatus.FINISHED
     round_.bavan = decision
@@ -60,7 +79,15 @@ def round_settle(match: Match, round_: Round, decision: BavanDecision | None) ->
     round_.winner = result.winner
     round_.wins_awarded = result.wins_awarded
     round_.shutout_team = result.shutout_team
-    _match_advance(match, round_.trump_seat, result)
+    if result.winner is Team.A:
+        match.wins_a += result.wins_awarded
+    else:
+        match.wins_b += result.wins_awarded
+    match.next_trump_seat = next_trump_seat(round_.trump_seat, result)
+    winner = match_winner(match.wins, match.target_wins)
+    if winner is not None:
+        match.winner = winner
+        match.status = MatchStatus.COMPLETED
     return result
 
 
@@ -77,21 +104,6 @@ def _advanced_save(match: Match) -> None:
     (``bulk.updates``), since every finished round makes it."""
     assignments = {name: field_value(Match, name, getattr(match, name)) for name in ADVANCED_FIELDS}
     update_rows(Match, "id", [match.pk], assignments)
-
-
-def _match_advance(match: Match, trump_seat: int, result: RoundResult) -> None:
-    """Add a round's result to the match; complete it when a team reaches the target (§1)."""
-    if result.winner is Team.A:
-        match.wins_a += result.wins_awarded
-    else:
-        match.wins_b += result.wins_awarded
-    match.next_trump_seat = next_trump_seat(trump_seat, result)
-    winner = match_winner(match.wins, match.target_wins)
-    if winner is not None:
-        match.winner = winner
-        match.status = MatchStatus.COMPLETED
-        match.season, match.completed_at = season_of_completion()
-        queue_on_commit(FINALIZE_TASK, match.pk)
 
 
 ADVANCED_FIELDS = [

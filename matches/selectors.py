@@ -6,6 +6,7 @@ from datetime import datetime
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from matches.kort.replay import InvalidRecordError, replay_record
+from matches.kort.rules import Team
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 
 SEATS_IN_ORDER = Prefetch("seats", queryset=Seat.objects.order_by("seat"))
@@ -41,7 +42,9 @@ def player_matches(player_id: int) -> QuerySet[Match]:
 def player_result_q(result: str) -> Q:
     """Of :func:`player_matches`, those the player's team ``won`` or ``lost`` (matches still on
     are neither)."""
-    won = Q(history_seat__in=(0, 2), winner="A") | Q(history_seat__in=(1, 3), winner="B")
+    won = Q()
+    for team in Team:
+        won |= Q(history_seat__in=team.seats, winner=team)
     return ~Q(status=MatchStatus.IN_PROGRESS) & (won if result == "won" else ~won)
 
 

@@ -22,7 +22,6 @@ from domain.errors import Conflict, DomainError, NotFound, RuleError
 from matches.fields import json_as_read
 from matches.kort.rules import (
     TARGET_WINS,
-    TRICKS_TO_WIN,
     BavanDecision,
     CastVote,
     InvalidRoundError,
@@ -30,9 +29,10 @@ from matches.kort.rules import (
     RoundResult,
     Team,
     resolve_votes,
+    team_past_7_0,
 )
 from matches.live_vote.models import BavanVote
-from matches.live_vote.services import vote_open, vote_settle
+from matches.live_vote.services import vote_length_ms, vote_open, vote_settle
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import PLAY_REQUIRED, ReplayedReport, canonical_play, replay_report
 from matches.reports import TRICKS_REQUIRED, RoundReport
@@ -85,11 +85,11 @@ def match_create(
             for index, report in enumerate(rounds):
                 with _errors_under(f"rounds[{index}]"):
                     _check_not_repeated(report, len(stored) + 1)
-                    _round_add(match, stored, report, finish=round_settle)
+                    _round_add(match, stored, {}, report, finish=round_settle)
             if stored:
                 # A live vote stored its round when it opened (only the last round can be one).
                 rounds_save(match, [round_ for round_ in stored if round_.pk is None])
-            _hold(match, "rounds", stored)
+            match.rounds_in_hand = stored
     except IntegrityError:
         # A concurrent request with the same external_id won the race: return its match.
         existing = Match.objects.filter(service_key=service_key, external_id=external_id).first()
@@ -127,7 +127,7 @@ def _match_insert(
         Seat(match=match, seat=seat, player=player, match_created_at=match.created_at)
         for seat, player in enumerate(players)
     )
-    _hold(match, "seats", seats)
+    match.seats_in_hand = seats
     return match
 
 
@@ -181,36 +181,38 @@ def round_report(
         RuleError: ``number`` skips ahead.
         Conflict: ``number`` names a stored round with a different body, the match has ended,
             or a round of the match is still open (voting or going for Bavan). An open vote is
-            settled first (``matches.live_vote.services.vote_settle``).
+            settled first, in the same transaction (``matches.live_vote.services.vote_settle``;
+            the vote row is locked before the match row).
     """
     with transaction.atomic():
-        match = match_locked(match_id)
+        match, votes = match_locked(match_id)
         check_owner(match.service_key_id, service_key, f"match {match.pk}")
         voting = _voting_round(match)
         if voting is None:
-            return _round_report_add(match, report)
-    # A round of the match is voting: settle what is due in its vote first (the vote row is
-    # locked before the match row), then take the match again.
-    vote_settle(voting.bavan_vote)
+            return _round_report_add(match, votes, report)
+    # A round of the match is voting: settle what is due in its vote, then take the match again
+    # and judge the report, in one transaction (the vote row locked before the match row).
     with transaction.atomic():
-        return _round_report_add(match_locked(match_id), report)
+        vote_settle(votes[voting.pk].pk)
+        return _round_report_add(*match_locked(match_id), report)
 
 
-def _round_report_add(match: Match, report: RoundReport) -> tuple[Round, bool]:
-    """:func:`_round_add` after the rounds of ``match`` read along; a stored round is added to
-    them, so the match answers with it without reading its rounds again."""
-    rounds = list(match.rounds.all())
-    round_, created = _round_add(match, rounds, report)
-    if created:
-        _hold(match, "rounds", rounds)
-    return round_, created
+def _round_report_add(
+    match: Match, votes: Mapping[int, BavanVote], report: RoundReport
+) -> tuple[Round, bool]:
+    """:func:`_round_add` after the rounds of ``match`` read along (``rounds_in_hand``); a
+    stored round is added to them, so the match answers with it without reading its rounds
+    again."""
+    assert match.rounds_in_hand is not None  # read along by match_locked
+    return _round_add(match, match.rounds_in_hand, votes, report)
 
 
-def match_locked(match_id: int) -> Match:
-    """The match with its row locked, its seats and its rounds (with their live votes) read
-    along, so a report is judged and answered from what is in hand. Three statements (a fourth
-    reads the live votes when a round of the match had one), each compiled once
-    (``bulk.compiled``): a round report makes this read on every call.
+def match_locked(match_id: int) -> tuple[Match, dict[int, BavanVote]]:
+    """The match with its row locked, its seats (``seats_in_hand``) and rounds
+    (``rounds_in_hand``) read along, and the live votes of its rounds by round id, so a report
+    is judged and answered from what is in hand. Three statements (a fourth reads the live
+    votes when a round of the match had one), each compiled once (``bulk.compiled``): a round
+    report makes this read on every call.
 
     Raises:
         NotFound: no such match.
@@ -219,18 +221,14 @@ def match_locked(match_id: int) -> Match:
     if not found:
         raise NotFound("no such match")
     match = found[0]
-    _hold(match, "seats", _SEATS(match_id))
+    match.seats_in_hand = _SEATS(match_id)
     rounds = _ROUNDS_WITH_VOTE(match_id)
     vote_ids = {round_.pk: round_.__dict__.pop("vote_id") for round_ in rounds}
     voted = [vote_id for vote_id in vote_ids.values() if vote_id is not None]
-    votes = BavanVote.objects.in_bulk(voted) if voted else {}
-    for round_ in rounds:
-        vote = votes.get(vote_ids[round_.pk])
-        _ROUND_VOTE.set_cached_value(round_, vote)
-        if vote is not None:
-            _VOTE_ROUND.set_cached_value(vote, round_)
-    _hold(match, "rounds", rounds)
-    return match
+    by_id = BavanVote.objects.in_bulk(voted) if voted else {}
+    match.rounds_in_hand = rounds
+    votes = {pk: by_id[vote_id] for pk, vote_id in vote_ids.items() if vote_id is not None}
+    return match, votes
 
 
 _MATCH_LOCKED = CompiledRead(
@@ -255,42 +253,30 @@ _ROUNDS_WITH_VOTE = CompiledRead(
 """The reads of :func:`match_locked`: seats by seat, rounds by number (as
 ``matches.selectors.SEATS_IN_ORDER`` and ``ROUNDS_IN_ORDER`` read them), each round with the id
 of its live vote (``vote_id``, None for none)."""
-_ROUND_VOTE = Round._meta.get_field("bavan_vote")
-_VOTE_ROUND = BavanVote._meta.get_field("round")
-
-
-def _hold(match: Match, name: str, objects: list[Any]) -> None:
-    """Keep ``objects`` (in order) as the ``name`` (``seats``, ``rounds``) of ``match``, as if
-    read along with it (``matches.selectors.SEATS_IN_ORDER``, ``ROUNDS_IN_ORDER``)."""
-    cache = match.__dict__.setdefault("_prefetched_objects_cache", {})
-    cache.pop(name, None)
-    held = getattr(match, name).all()
-    held._result_cache = objects
-    held._prefetch_done = True
-    cache[name] = held
 
 
 def _voting_round(match: Match) -> Round | None:
-    return next((r for r in match.rounds.all() if r.status == RoundStatus.VOTING), None)
+    return next((r for r in match.rounds_in_order() if r.status == RoundStatus.VOTING), None)
 
 
 def _round_add(
     match: Match,
     rounds: list[Round],
+    votes: Mapping[int, BavanVote],
     report: RoundReport,
     finish: Callable[[Match, Round, BavanDecision | None], RoundResult] = round_finish,
 ) -> tuple[Round, bool]:
-    """Add ``report`` to ``match`` (row locked) after its ``rounds`` so far, in order; a stored
-    round is appended to ``rounds``. A finished round goes through ``finish``:
-    ``matches.rounds.round_finish`` saves it and the match, ``round_settle`` leaves both to the
-    caller."""
+    """Add ``report`` to ``match`` (row locked) after its ``rounds`` so far, in order, whose
+    live votes are ``votes`` (by round id); a stored round is appended to ``rounds``. A
+    finished round goes through ``finish``: ``matches.rounds.round_finish`` saves it and the
+    match, ``round_settle`` leaves both to the caller."""
     expected = len(rounds) + 1
     number = report.number
     body = report.body()
     play = canonical_play(report.play)
     if number is not None and number < expected:
         stored = rounds[number - 1]
-        if (stored.report, _reported_play(stored)) != (body, play):
+        if (stored.report, _reported_play(stored, votes)) != (body, play):
             raise Conflict(
                 "number",
                 f"round {number} is already stored with another report",
@@ -335,10 +321,11 @@ def _round_add(
     return stored, True
 
 
-def _reported_play(stored: Round) -> dict[str, Any] | None:
-    """The record ``stored`` was reported with: for a live vote the record it opened with (a
-    Bavan finished with its complete record keeps that one in ``play``)."""
-    vote = getattr(stored, "bavan_vote", None)
+def _reported_play(stored: Round, votes: Mapping[int, BavanVote]) -> dict[str, Any] | None:
+    """The record ``stored`` was reported with: for a live vote (``votes``, by round id) the
+    record it opened with (a Bavan finished with its complete record keeps that one in
+    ``play``)."""
+    vote = votes.get(stored.pk)
     return vote.opening_play if vote is not None else stored.play
 
 
@@ -402,10 +389,10 @@ def _bavan_decision(
     """
     if votes is None or (not votes and min(tricks.values()) > 0):
         return given
-    voting_team = max(tricks, key=lambda team: tricks[team])
-    if min(tricks.values()) > 1 or tricks[voting_team] < TRICKS_TO_WIN:
+    voting_team = team_past_7_0(tricks)
+    if voting_team is None:
         raise InvalidRoundError("bavan_votes", "a Bavan vote is held only at 7:0 (KORT_RULES §4)")
-    tally = resolve_votes(voting_team, votes)
+    tally = resolve_votes(voting_team, votes, vote_length_ms())
     if given is not None and given is not tally.decision:
         raise InvalidRoundError(
             "bavan",

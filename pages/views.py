@@ -25,10 +25,10 @@ from rest_framework.request import Request
 from domain.errors import NotFound as NoSuchObject
 from matches import selectors as match_selectors
 from matches.api.views import HistoryPagination
-from matches.kort.rules import Mode, Outcome, Team, Vote, team_of
+from matches.kort.rules import Mode, Outcome, Team, Vote, shutout_team, team_of
 from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.models import BavanVote, VoteStatus
-from matches.live_vote.services import vote_settle
+from matches.live_vote.selectors import VoteSeen
 from matches.models import Match, MatchStatus, Round, RoundStatus
 from pages import labels
 from pages.forms import HistoryFilterForm, SearchForm
@@ -378,7 +378,7 @@ class VoterRow:
 class VoteView:
     """The live vote of the match's last round as everyone sees it (KORT_RULES §4)."""
 
-    vote: BavanVote
+    vote: VoteSeen
     round_number: int
     team: StrPromise
     state: StrPromise
@@ -394,16 +394,16 @@ def _last_round_vote(match: Match) -> BavanVote | None:
 
 
 def _vote_view(
-    vote: BavanVote, last: Round, players: dict[int, int], names: dict[int, Player]
+    vote: VoteSeen, last: Round, players: dict[int, int], names: dict[int, Player]
 ) -> VoteView:
     team = Team(vote.team)
     if vote.status == VoteStatus.REFUSED:
-        state = labels.REFUSED[team == team_of(last.trump_seat)]
+        state = labels.REFUSED[shutout_team(last.tricks) == team_of(last.trump_seat)]
     else:
         state = labels.VOTE_STATUSES[VoteStatus(vote.status)]
     now = timezone.now()
-    hands = vote_selectors.vote_seen(vote, now).revealed_hands
-    cast = {seat_vote.seat: seat_vote for seat_vote in vote.seat_votes.all()}
+    hands = vote.revealed_hands
+    cast = {seat_vote.seat: seat_vote for seat_vote in vote.votes}
     voters = [
         VoterRow(
             seat=seat,
@@ -442,12 +442,8 @@ def match(request, match_id: int):
     vote is open the page reloads its live parts every 2 s."""
     details = match_selectors.matches_with_details()
     shown = get_object_or_404(details, pk=match_id)
-    vote = _last_round_vote(shown)
-    if vote is not None and vote.status == VoteStatus.OPEN:
-        # As the API's vote read: the bot votes and the deadline due by now are done first.
-        vote_settle(vote)
-        if vote.status != VoteStatus.OPEN:
-            shown = details.get(pk=match_id)  # a refusal finished the round: read it again
+    # As the API's vote read: the vote, its round and the match with what is due by now.
+    vote = vote_selectors.match_seen(shown, _last_round_vote(shown), timezone.now())
     seats = list(shown.seats.all())
     players = {seat.seat: seat.player_id for seat in seats}
     names = _players_by_id(players.values())

@@ -2,14 +2,10 @@
 
 from celery import shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 
+from delivery.retry import TRANSIENT_ERRORS
 from ranking.season_end import end_due_seasons
 from ranking.services import SeasonNotOpen, match_finalize
-
-TRANSIENT_ERRORS = (OperationalError, InterfaceError)
-"""Database errors worth another try (a lost connection, a deadlock, a serialization failure);
-any other error is a bug or bad data, and retrying would only repeat it."""
 
 SEASON_END_TIME_LIMIT = 3600
 """Seconds a season end may run in one task (a million players' standings and reset); a run

@@ -143,7 +143,7 @@ class MatchSerializer(serializers.ModelSerializer):
 
     seats = serializers.SerializerMethodField()
     wins = serializers.SerializerMethodField()
-    rounds = RoundSerializer(many=True, read_only=True)
+    rounds = RoundSerializer(many=True, read_only=True, source="rounds_in_order")
     cups = serializers.SerializerMethodField()
     cups_breakdown = serializers.SerializerMethodField()
 
@@ -173,7 +173,7 @@ class MatchSerializer(serializers.ModelSerializer):
         ]
 
     def get_seats(self, match) -> list[int]:
-        return [seat.player_id for seat in sorted(match.seats.all(), key=lambda s: s.seat)]
+        return [seat.player_id for seat in match.seats_in_order()]
 
     def get_wins(self, match) -> dict[str, int]:
         return match.wins
@@ -189,7 +189,7 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_cups_breakdown(self, match) -> dict | None:
         if match.finalized_at is None or not match.is_ranked:
             return None
-        results = [round_.result for round_ in sorted(match.rounds.all(), key=lambda r: r.number)]
+        results = [round_.result for round_ in match.rounds_in_order()]
         breakdown = cups_breakdown(results, Team(match.winner), match.wins)
         return {
             team.value: {

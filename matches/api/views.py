@@ -98,6 +98,16 @@ class MatchViewSet(
     def get_queryset(self):
         return selectors.matches_with_details()
 
+    def get_object(self):
+        """The match read, with what is due in the live vote of its last round shown in memory
+        (``vote_selectors.match_seen``: a refusal due shows its round finished); nothing is
+        written."""
+        match = super().get_object()
+        rounds = match.rounds_in_order()
+        if rounds and rounds[-1].status == RoundStatus.VOTING:
+            vote_selectors.match_seen(match, rounds[-1].bavan_vote, timezone.now())
+        return match
+
     def get_permissions(self):
         if self.action in ("create", "rounds"):
             return [IsServiceKey()]

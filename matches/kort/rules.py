@@ -321,6 +321,25 @@ class VoteTally:
         return replace(self, decision=decision, resolved_at_ms=self.length_ms)
 
 
+def shutout_team(tricks: Mapping[Team, int]) -> Team | None:
+    """The team leading 7:0 with ``tricks``, or None at any other score: the Bavan is decided
+    at 7:0 only, and a live vote opens only then (KORT_RULES §2, §4)."""
+    a, b = tricks[Team.A], tricks[Team.B]
+    if sorted((a, b)) != [0, TRICKS_TO_WIN]:
+        return None
+    return Team.A if a else Team.B
+
+
+def team_past_7_0(tricks: Mapping[Team, int]) -> Team | None:
+    """The team that may have led 7:0 in a round ending with ``tricks``: the leader, when it
+    has at least 7 tricks and the other team at most 1 (a refusal ends at 7:0, a Bavan at 13:0,
+    a failed one at (7+j):1; KORT_RULES §2, §4), else None: no Bavan vote was held."""
+    leader = Team.A if tricks[Team.A] >= tricks[Team.B] else Team.B
+    if tricks[leader] < TRICKS_TO_WIN or tricks[leader.other] > 1:
+        return None
+    return leader
+
+
 def past_deadline(at_ms: int, length_ms: int = VOTE_LENGTH_MS) -> bool:
     """Whether ``at_ms`` (milliseconds after the vote opened) is past the vote's deadline: the
     one boundary of KORT_RULES §4. A vote at exactly ``length_ms`` is in time; the silence rows

@@ -31,8 +31,8 @@ class BavanVoteView(APIView):
 
     @extend_schema(responses={200: BavanVoteSerializer})
     def get(self, request, match_id: int, number: int):
-        """The vote as everyone sees it, its due bot votes and deadline settled first."""
-        services.vote_settle(_vote_or_404(match_id, number))
+        """The vote as everyone sees it: as stored plus the bot votes and the resolution due by
+        now, shown without writing them (``selectors.vote_seen``)."""
         return Response(_vote_body(match_id, number))
 
     @extend_schema(

@@ -41,10 +41,6 @@ class BavanVote(models.Model):
         "null for a vote opened in summary form. The round keeps the complete record.",
     )
 
-    revealed_hands: dict[str, list[str]] | None = None
-    """Not stored: the 7:0 team's unplayed cards as everyone sees them (``{"<seat>": [cards]}``),
-    or None while hidden; set by :func:`matches.live_vote.selectors.vote_seen` (KORT_RULES §4)."""
-
     class Meta:
         indexes = [
             # The sweeper's question: which open votes are past their deadline or owe bot votes?

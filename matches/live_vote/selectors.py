@@ -1,16 +1,33 @@
-"""Reads of the live Bavan vote (KORT_RULES §4; API.md "Live Bavan vote")."""
+"""Reads of the live Bavan vote (KORT_RULES §4; API.md "Live Bavan vote").
+
+Reads never write. A vote is shown as it is stored plus what is due in it at the moment read
+and not written yet (``matches.kort.vote_due.due_events``: the bot votes, stamped when they
+were due, and the resolution past the deadline), computed in memory; the vote's deadline task,
+the sweeper and the write requests write it (``matches.live_vote.services.vote_settle``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from matches.kort.rules import BOT_VOTE_DELAY_MS, Team, hands_shown
+from matches.kort.bavan_search import bavan_guaranteed, position_at_vote
+from matches.kort.rules import (
+    BOT_VOTE_DELAY_MS,
+    BavanDecision,
+    CastVote,
+    Team,
+    Vote,
+    hands_shown,
+)
+from matches.kort.vote_due import NOTHING_DUE, DueEvents, Voter, VoteState, due_events
 from matches.live_vote.models import BavanVote, SeatVote, VoteStatus
-from matches.models import Seat
+from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import hands_at_vote
+from matches.rounds import round_shown_finished
 
 
 def bavan_vote(**lookup) -> BavanVote | None:
@@ -20,19 +37,150 @@ def bavan_vote(**lookup) -> BavanVote | None:
     return votes.filter(**lookup).first()
 
 
-def vote_seen(vote: BavanVote, now: datetime) -> BavanVote:
-    """``vote`` as everyone sees it at ``now``: sets ``vote.revealed_hands`` to the 7:0 team's
-    unplayed cards (``{"<seat>": [cards]}``) while they are shown, else None. Returns the vote.
+def voter_seats(vote: BavanVote) -> list[Seat]:
+    """The two seats of the vote's 7:0 team, with their players, in seat order."""
+    return list(
+        Seat.objects.select_related("player")
+        .filter(match_id=vote.round.match_id, seat__in=Team(vote.team).seats)
+        .order_by("seat")
+    )
+
+
+def bavan_guaranteed_for(round_: Round) -> bool:
+    """Whether the 7:0 team of ``round_`` can take every remaining trick whatever the
+    opponents hold and play (the guaranteed Bavan, KORT_RULES §6), searched from the record the
+    vote was opened with. A vote opened in summary form shows no hands, so nothing can be
+    guaranteed and this returns False.
+    """
+    if round_.play is None:
+        return False
+    return bavan_guaranteed(**position_at_vote(round_.play, round_.trump_seat)).guaranteed
+
+
+def vote_state(
+    vote: BavanVote,
+    seats: Sequence[Seat],
+    votes: Sequence[SeatVote],
+    guaranteed_for: Callable[[Round], bool] = bavan_guaranteed_for,
+) -> VoteState:
+    """``vote`` as the pure rules see it (``matches.kort.vote_due``): its voter ``seats``
+    (:func:`voter_seats`) and the ``votes`` cast so far, in the order they were counted. The
+    §6 search (``guaranteed_for``) runs only when both voters count as bots and one of them
+    has not voted: only their vote asks it."""
+    voters = tuple(
+        Voter(seat.seat, _bot_from_ms(vote, seat) if seat.counts_as_bot else None) for seat in seats
+    )
+    cast = tuple(CastVote(v.seat, Vote(v.choice), vote.ms_at(v.at)) for v in votes)
+    state = VoteState(
+        Team(vote.team),
+        (voters[0], voters[1]),
+        cast,
+        resolved=vote.status != VoteStatus.OPEN,
+        length_ms=vote.length_ms,
+    )
+    asks_search = state.both_bots and len(cast) < len(voters) and not state.resolved
+    if asks_search and guaranteed_for(vote.round):
+        return replace(state, bavan_guaranteed=True)
+    return state
+
+
+def _bot_from_ms(vote: BavanVote, seat: Seat) -> int:
+    """When a bot starts voting for ``seat`` (ms after the opening): from the start for a
+    bot's seat, from when the player left for a leaver (KORT_RULES §4, §9)."""
+    if seat.player.is_bot or seat.left_at is None:
+        return 0
+    return vote.ms_at(seat.left_at)
+
+
+@dataclass(frozen=True)
+class SeatVoteSeen:
+    """One seat's vote as shown: ``choice`` ``bavan`` or ``stop``, cast ``at``, ``by_bot``."""
+
+    seat: int
+    choice: str
+    at: datetime
+    by_bot: bool
+
+
+@dataclass(frozen=True)
+class VoteSeen:
+    """A live vote as everyone sees it at a moment (API.md "Live Bavan vote"): as stored plus
+    what is due by then (``due``), with the 7:0 team's ``revealed_hands`` while they are shown
+    (``{"<seat>": [cards]}``, else None). ``votes`` are in the order they were counted."""
+
+    stored: BavanVote
+    status: str
+    resolved_at: datetime | None
+    votes: tuple[SeatVoteSeen, ...]
+    revealed_hands: dict[str, list[str]] | None
+    due: DueEvents
+
+    @property
+    def team(self) -> str:
+        return self.stored.team
+
+    @property
+    def opened_at(self) -> datetime:
+        return self.stored.opened_at
+
+    @property
+    def deadline(self) -> datetime:
+        return self.stored.deadline
+
+    def ms_at(self, moment: datetime) -> int:
+        """As ``BavanVote.ms_at``."""
+        return self.stored.ms_at(moment)
+
+
+def vote_seen(vote: BavanVote, now: datetime) -> VoteSeen:
+    """``vote`` (read with its votes, :func:`bavan_vote`) as everyone sees it at ``now``: as
+    stored plus what is due and not written yet, stamped when it was due (reads never write).
+    Its voter seats are read only while it is open.
 
     The hands come from the record the vote was opened with; a vote opened in summary form
     shows none (KORT_RULES §4)."""
+    stored = list(vote.seat_votes.all())
+    due = NOTHING_DUE
+    if vote.status == VoteStatus.OPEN:  # a resolved vote owes nothing: its seats are not read
+        due = due_events(vote_state(vote, voter_seats(vote), stored), vote.ms_at(now))
+    shown = [SeatVoteSeen(v.seat, v.choice, v.at, v.by_bot) for v in stored]
+    shown += [
+        SeatVoteSeen(v.seat, v.vote.value, vote.moment_at(v.at_ms), True) for v in due.bot_votes
+    ]
+    status, resolved_at = vote.status, vote.resolved_at
+    if due.decision is not None:
+        assert due.resolved_at_ms is not None  # set with the decision
+        status = VoteStatus.GO if due.decision is BavanDecision.GO else VoteStatus.REFUSED
+        resolved_at = vote.moment_at(due.resolved_at_ms)
+    seen = VoteSeen(vote, status, resolved_at, tuple(shown), None, due)
     hands = hands_at_vote(vote.opening_play, vote.round.trump_seat)
-    vote.revealed_hands = revealed_hands(vote, hands, now)
-    return vote
+    return replace(seen, revealed_hands=revealed_hands(seen, hands, now))
+
+
+def match_seen(match: Match, vote: BavanVote | None, now: datetime) -> VoteSeen | None:
+    """``match`` (read with its rounds, ``matches.selectors.matches_with_details``) and the
+    live ``vote`` of its last round (None: none) as everyone sees them at ``now``: the vote as
+    :func:`vote_seen` shows it and, when its resolution is due and not written yet, its round
+    and the match changed in memory as the resolution changes them (``go``: the round plays
+    for Bavan; a refusal finishes it as a Kort / At-kort and the match moves on, KORT_RULES
+    §4, §5). Nothing is written. Returns the vote as seen, or None."""
+    if vote is None:
+        return None
+    seen = vote_seen(vote, now)
+    if seen.due.decision is None:
+        return seen
+    last = list(match.rounds.all())[-1]
+    if last.status != RoundStatus.VOTING or match.status != MatchStatus.IN_PROGRESS:
+        return seen
+    if seen.due.decision is BavanDecision.GO:
+        last.status, last.bavan = RoundStatus.BAVAN, BavanDecision.GO
+    else:
+        round_shown_finished(match, last, BavanDecision.STOP)
+    return seen
 
 
 def revealed_hands(
-    vote: BavanVote, hands: Mapping[int, Sequence[str]] | None, now: datetime
+    vote: BavanVote | VoteSeen, hands: Mapping[int, Sequence[str]] | None, now: datetime
 ) -> dict[str, list[str]] | None:
     """The 7:0 team's hands as everyone sees them at ``now`` (``{"<seat>": [cards]}``), or None
     when hidden: shown from the vote's start until at least 15 s after it, and until the

@@ -30,8 +30,10 @@ class TricksSerializer(serializers.Serializer):
 
 
 class BavanVoteSerializer(serializers.ModelSerializer):
-    """A live Bavan vote as everyone sees it (API.md "Live Bavan vote"). ``revealed_hands``
-    comes from the record the vote was opened with; a vote opened in summary form has none."""
+    """A live Bavan vote as everyone sees it (API.md "Live Bavan vote"), shown from
+    ``matches.live_vote.selectors.VoteSeen``: as stored plus what is due at the moment read.
+    ``revealed_hands`` comes from the record the vote was opened with; a vote opened in summary
+    form has none."""
 
     votes = serializers.SerializerMethodField()
     revealed_hands = serializers.SerializerMethodField()
@@ -56,7 +58,7 @@ class BavanVoteSerializer(serializers.ModelSerializer):
                 "at": stamp.to_representation(cast.at),
                 "bot": cast.by_bot,
             }
-            for cast in vote.seat_votes.all()
+            for cast in vote.votes
         }
 
     def get_revealed_hands(self, vote) -> dict[str, list[str]] | None:

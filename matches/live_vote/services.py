@@ -9,13 +9,20 @@ status = 'open'``. ``go`` leaves the round waiting for its finish (:func:`bavan_
 
 Every timing rule is judged in milliseconds after the opening (``BavanVote.ms_at``) by the pure
 predicates of ``matches.kort.rules`` (``past_deadline``, ``bot_votes_due``): a vote at exactly
-30 000 ms counts, and silence resolves only once the time is strictly past it.
+the deadline counts, and silence resolves only once the time is strictly past it. What is due
+at a moment (the bot votes, the resolution) is the pure ``matches.kort.vote_due.due_events``,
+written by one settle (:func:`vote_settle`) with the vote row locked.
 
 Timed work runs in Celery tasks queued on commit by name (``matches.live_vote.tasks``): the
-deadline and the bot votes. A timed task that runs before its time does nothing, and a vote
-that arrives after the deadline resolves a vote the deadline task has not reached yet; a task
-lost on its way is queued again by the sweeper (``matches.live_vote.sweeps``). Lock
-order: the vote row, then the match row; round reports and finishes lock only the match row.
+deadline and the bot votes, both a :func:`vote_settle`. A timed task that runs before its time
+does nothing; a task lost on its way is queued again by the sweeper
+(``matches.live_vote.sweeps``). The write requests (a vote, a finish, the next round's report)
+settle inside their own transaction before they are judged; reads never write.
+
+Lock order (deadlock-free): the vote row, then the match row. A settle or a vote that refuses
+locks the match row after the vote row; a finish and a round report that meet a voting round
+lock the vote row first, then the match row; round reports of matches without an open vote and
+seat leaves lock only the match row.
 
 Every service takes ``now`` (default: the time once the rows it judges are locked) so tests can
 inject the time.
@@ -23,7 +30,8 @@ inject the time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -33,21 +41,21 @@ from rest_framework_api_key.models import APIKey
 
 from delivery.queue import queue_on_commit
 from domain.errors import Conflict, Forbidden, NotFound, RuleError
-from matches.kort.bavan_search import bavan_guaranteed, position_at_vote
 from matches.kort.rules import (
     BOT_VOTE_DELAY_MS,
-    TRICKS_TO_WIN,
     BavanDecision,
     CastVote,
     InvalidRoundError,
     Team,
     Vote,
-    bot_vote,
-    bot_votes_due,
     past_deadline,
     resolve_votes,
+    shutout_team,
+    team_past_7_0,
 )
+from matches.kort.vote_due import due_events
 from matches.live_vote.models import BavanVote, SeatVote, VoteStatus
+from matches.live_vote.selectors import bavan_guaranteed_for, vote_state, voter_seats
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from matches.records import canonical_play, check_continues, replay_report
 from matches.rounds import round_finish
@@ -61,7 +69,7 @@ BOT_VOTES_TASK = "matches.cast_bot_votes"
 
 def vote_open(round_: Round, *, now: datetime | None = None) -> BavanVote:
     """Store ``round_`` (unsaved, final tricks exactly 7:0) as ``voting`` and open its vote for
-    the 7:0 team, lasting ``settings.KORT_BAVAN_VOTE_SECONDS`` (30 s by KORT_RULES §4).
+    the 7:0 team, lasting :func:`vote_length_ms` (30 s by KORT_RULES §4).
 
     On commit, queues the deadline task for the first moment past the deadline and, when a
     voter seat counts as a bot, the bot votes 2 s after the start.
@@ -78,22 +86,32 @@ def vote_open(round_: Round, *, now: datetime | None = None) -> BavanVote:
         team=team,
         opening_play=round_.play,
         opened_at=now,
-        deadline=now + timedelta(seconds=settings.KORT_BAVAN_VOTE_SECONDS),
+        deadline=now + timedelta(milliseconds=vote_length_ms()),
     )
     _task_queue(EXPIRE_TASK, vote, vote.moment_at(vote.length_ms + 1))
-    if any(seat.counts_as_bot for seat in _voter_seats(vote)):
+    if any(seat.counts_as_bot for seat in voter_seats(vote)):
         _task_queue(BOT_VOTES_TASK, vote, vote.moment_at(BOT_VOTE_DELAY_MS))
     return vote
 
 
+def vote_length_ms() -> int:
+    """The length of every Bavan vote of this installation in milliseconds: the
+    ``KORT_BAVAN_VOTE_SECONDS`` setting (30 s, the rules' 30 000 ms, by default; KORT_RULES
+    §4). One deadline for both kinds of vote: a live vote lasts it, and the votes of a reported
+    round (``bavan_votes``) count up to it, so a round played on a table whose votes last a
+    shorter time reports the votes that table counted, and never one the live vote would
+    have refused. Only a test or demo installation shortens it (API.md "Live Bavan vote")."""
+    return settings.KORT_BAVAN_VOTE_SECONDS * 1000
+
+
 def _shutout_team(tricks: Mapping[Team, int]) -> Team:
     """The team that leads 7:0: the only score at which a vote opens (KORT_RULES §2, §4)."""
-    a, b = tricks[Team.A], tricks[Team.B]
-    if sorted((a, b)) != [0, TRICKS_TO_WIN]:
+    team = shutout_team(tricks)
+    if team is None:
         raise InvalidRoundError(
-            "bavan", f"a live Bavan vote opens only at 7:0 (KORT_RULES §4); got {a}:{b}"
+            "bavan", f"a live Bavan vote opens only at 7:0 (KORT_RULES §4); got {_score(tricks)}"
         )
-    return Team.A if a else Team.B
+    return team
 
 
 def _task_queue(name: str, vote: BavanVote, eta: datetime) -> None:
@@ -107,54 +125,46 @@ def vote_cast(
     *, match_id: int, number: int, player: Player, choice: Vote, now: datetime | None = None
 ) -> BavanVote:
     """Cast ``player``'s vote in the live vote of round ``number``; a ``stop`` or the second
-    ``bavan`` resolves the vote at once (KORT_RULES §4). The vote is stamped once the vote row
-    is held, so the stored order of the votes is the order in which they were counted; a vote
-    at exactly the deadline is in time. Returns the vote.
+    ``bavan`` resolves the vote at once (KORT_RULES §4). What is due first (bot votes, the
+    deadline) is settled in the same transaction, the vote row held (:func:`vote_settle`); the
+    vote is stamped then, so the stored order of the votes is the order in which they were
+    counted; a vote at exactly the deadline is in time. Returns the vote.
 
     Raises:
         NotFound: the round has no live vote.
         Forbidden: the player is banned (API.md "Banned players"), or is not one of the two
             voters (or left the match).
         Conflict: a second vote by the seat, a vote after the resolution, or one past the
-            deadline. What is due first (bot votes, the deadline) is settled before the vote
-            is judged (:func:`vote_settle`).
+            deadline.
     """
-    vote_settle(_vote_of(match_id, number), now=now)
     with transaction.atomic():
         vote = _vote_locked(round__match_id=match_id, round__number=number)
         if vote is None:
             raise NotFound(f"round {number} of match {match_id} has no live vote")
         at = now or timezone.now()
+        seats = voter_seats(vote)
+        votes = _settle_locked(vote, seats, at, stamped_when_due=True).votes
         _check_not_banned(player)
-        seat = _voter_seat_of(vote, player)
+        seat = _voter_seat_of(vote, seats, player)
         if past_deadline(vote.ms_at(at), vote.length_ms):
             raise Conflict(
                 "vote",
                 f"the vote closed at {vote.deadline.isoformat()} and resolved as "
                 f"'{vote.status}'; a vote after the deadline is not counted (KORT_RULES §4)",
             )
-        _check_can_vote(vote, seat)
-        _seat_vote_add(vote, seat, choice, at, by_bot=False)
+        _check_can_vote(vote, votes, seat)
+        SeatVote.objects.create(vote=vote, seat=seat, choice=choice, at=at, by_bot=False)
+        cast = [*votes, CastVote(seat, choice, vote.ms_at(at))]
+        tally = resolve_votes(Team(vote.team), cast, vote.length_ms, until_deadline=False)
+        if tally.decision is not None:
+            _vote_resolve(vote, tally.decision, at)
     return vote
-
-
-def _vote_of(match_id: int, number: int) -> BavanVote | None:
-    return BavanVote.objects.filter(round__match_id=match_id, round__number=number).first()
 
 
 def _vote_locked(**lookup) -> BavanVote | None:
     """The vote found by ``lookup`` (None if none), its row locked (the round row is not)."""
     votes = BavanVote.objects.select_for_update(of=("self",)).select_related("round")
     return votes.filter(**lookup).first()
-
-
-def _voter_seats(vote: BavanVote) -> list[Seat]:
-    """The two seats of the 7:0 team, with their players, in seat order."""
-    return list(
-        Seat.objects.select_related("player")
-        .filter(match_id=vote.round.match_id, seat__in=Team(vote.team).seats)
-        .order_by("seat")
-    )
 
 
 def _check_not_banned(player: Player) -> None:
@@ -164,10 +174,11 @@ def _check_not_banned(player: Player) -> None:
         raise Forbidden(f"player {player.pk} is banned; banned players cannot vote (API.md)")
 
 
-def _voter_seat_of(vote: BavanVote, player: Player) -> int:
+def _voter_seat_of(vote: BavanVote, seats: Sequence[Seat], player: Player) -> int:
+    """The seat of ``player`` among the vote's voter ``seats``."""
     team = Team(vote.team)
-    seat = Seat.objects.filter(match_id=vote.round.match_id, player=player).first()
-    if seat is None or seat.seat not in team.seats:
+    seat = next((seat for seat in seats if seat.player_id == player.pk), None)
+    if seat is None:
         raise Forbidden(
             f"only the players of seats {team.seats[0]} and {team.seats[1]} (team {team}, "
             "at 7:0) vote on the Bavan (KORT_RULES §4)"
@@ -177,7 +188,7 @@ def _voter_seat_of(vote: BavanVote, player: Player) -> int:
     return seat.seat
 
 
-def _check_can_vote(vote: BavanVote, seat: int) -> None:
+def _check_can_vote(vote: BavanVote, votes: Sequence[CastVote], seat: int) -> None:
     if vote.status != VoteStatus.OPEN:
         assert vote.resolved_at is not None  # stamped when resolved (resolved_at_iff_vote_resolved)
         raise Conflict(
@@ -185,38 +196,17 @@ def _check_can_vote(vote: BavanVote, seat: int) -> None:
             f"the vote was resolved as '{vote.status}' at {vote.resolved_at.isoformat()}; no "
             "more votes (KORT_RULES §4)",
         )
-    if vote.seat_votes.filter(seat=seat).exists():
+    if any(cast.seat == seat for cast in votes):
         raise Conflict(
             "vote", f"seat {seat} already voted; a vote cannot be changed (KORT_RULES §4)"
         )
 
 
-def _cast_votes(vote: BavanVote) -> list[CastVote]:
-    return [
-        CastVote(seat_vote.seat, Vote(seat_vote.choice), vote.ms_at(seat_vote.at))
-        for seat_vote in vote.seat_votes.all()
-    ]
-
-
-def _seat_vote_add(vote: BavanVote, seat: int, choice: Vote, at: datetime, by_bot: bool) -> None:
-    """Store a seat's vote and resolve the vote if the votes now settle it (§4 table)."""
-    SeatVote.objects.create(vote=vote, seat=seat, choice=choice, at=at, by_bot=by_bot)
-    tally = resolve_votes(Team(vote.team), _cast_votes(vote), vote.length_ms, until_deadline=False)
-    if tally.decision is not None:
-        _vote_resolve(vote, tally.decision, at)
-
-
-def _vote_expire(vote: BavanVote) -> bool:
-    """Resolve an open vote at its deadline: one ``bavan`` and silence go, two silences are a
-    refusal (KORT_RULES §4)."""
-    tally = resolve_votes(Team(vote.team), _cast_votes(vote), vote.length_ms)
-    return _vote_resolve(vote, tally.decision, vote.deadline)
-
-
-def _vote_resolve(vote: BavanVote, decision: BavanDecision | None, at: datetime) -> bool:
+def _vote_resolve(vote: BavanVote, decision: BavanDecision, at: datetime) -> bool:
     """Claim the vote's one resolution (a conditional update from ``open``) and apply it:
     ``go`` sets the round going for Bavan; a refusal finishes it as a Kort / At-kort and moves
-    the match on. Returns False when the vote was already resolved (nothing changes)."""
+    the match on (the match row locked after the vote row). Returns False when the vote was
+    already resolved (nothing changes)."""
     status = VoteStatus.GO if decision is BavanDecision.GO else VoteStatus.REFUSED
     claimed = BavanVote.objects.filter(pk=vote.pk, status=VoteStatus.OPEN).update(
         status=status, resolved_at=at
@@ -235,109 +225,79 @@ def _vote_resolve(vote: BavanVote, decision: BavanDecision | None, at: datetime)
     return True
 
 
+@dataclass(frozen=True)
+class Settled:
+    """What a settle wrote: ``bot_votes`` cast, whether it ``resolved`` the vote, and every
+    vote of the vote now (``votes``, in the order counted)."""
+
+    bot_votes: int = 0
+    resolved: bool = False
+    votes: tuple[CastVote, ...] = ()
+
+
+def vote_settle(
+    vote_id: int, *, now: datetime | None = None, stamped_when_due: bool = True
+) -> Settled:
+    """Write what is due in the vote at ``now`` and not done yet (KORT_RULES §4, §9;
+    ``matches.kort.vote_due.due_events``): the bot votes and the resolution once the time is
+    past the deadline, in one transaction with the vote row locked (then the match row, when
+    a refusal finishes the round). The one writer of a vote's timed work: the timed tasks and
+    the sweeper call it with ``stamped_when_due`` False (a bot vote is stamped when cast); the
+    write requests settle inside their own transaction (:func:`vote_cast`,
+    :func:`bavan_finish`, ``matches.services.round_report``), each bot vote stamped when it was
+    due, so the answers do not depend on a worker being on time (the embedded default runs
+    tasks at once, before their time, where they do nothing). Reads never write: they show
+    the same in memory (``matches.live_vote.selectors.vote_seen``). An unknown or resolved
+    vote is left as it is.
+    """
+    with transaction.atomic():
+        vote = _vote_locked(pk=vote_id)
+        if vote is None:
+            return Settled()
+        at = now or timezone.now()
+        return _settle_locked(vote, voter_seats(vote), at, stamped_when_due=stamped_when_due)
+
+
+def _settle_locked(
+    vote: BavanVote, seats: Sequence[Seat], at: datetime, *, stamped_when_due: bool
+) -> Settled:
+    """:func:`vote_settle` for ``vote``, its row held by the caller, with its voter ``seats``.
+    The §6 search for two bots runs here, the row held: it reads only the record the vote was
+    opened with, and only while the two bots' votes are owed."""
+    stored = list(vote.seat_votes.all())
+    state = vote_state(vote, seats, stored, bavan_guaranteed_for)
+    at_ms = vote.ms_at(at)
+    due = due_events(state, at_ms, stamped_when_due=stamped_when_due)
+
+    def moment(ms: int) -> datetime:
+        return at if ms == at_ms else vote.moment_at(ms)
+
+    SeatVote.objects.bulk_create(
+        SeatVote(vote=vote, seat=v.seat, choice=v.vote, at=moment(v.at_ms), by_bot=True)
+        for v in due.bot_votes
+    )
+    resolved = False
+    if due.decision is not None:
+        assert due.resolved_at_ms is not None  # set with the decision
+        resolved = _vote_resolve(vote, due.decision, moment(due.resolved_at_ms))
+    return Settled(len(due.bot_votes), resolved, state.votes + due.bot_votes)
+
+
 def vote_expire(vote_id: int, *, now: datetime | None = None) -> bool:
-    """Resolve the vote if it is still open and its deadline has passed (the deadline task).
-    Returns True if this call resolved it; False if it was resolved already, is unknown, or the
-    time is not yet past its deadline (KORT_RULES §4)."""
-    with transaction.atomic():
-        vote = _vote_locked(pk=vote_id)
-        at = now or timezone.now()
-        if vote is None or vote.status != VoteStatus.OPEN:
-            return False
-        if not past_deadline(vote.ms_at(at), vote.length_ms):
-            return False
-        return _vote_expire(vote)
+    """The deadline task's settle (:func:`vote_settle`, votes stamped when cast): True if this
+    call resolved the vote; False if it was resolved already, is unknown, or nothing resolves
+    it yet (the time is not past its deadline, KORT_RULES §4)."""
+    return vote_settle(vote_id, now=now, stamped_when_due=False).resolved
 
 
-def bot_votes_cast(vote_id: int, *, now: datetime | None = None, as_due: bool = False) -> int:
-    """Cast the votes of the voter seats that count as bots and have not voted (KORT_RULES §4,
+def bot_votes_cast(vote_id: int, *, now: datetime | None = None) -> int:
+    """The bot votes task's settle (:func:`vote_settle`, votes stamped when cast): the votes
+    of the voter seats that count as bots and have not voted (KORT_RULES §4,
     ``rules.bot_vote``): beside a human partner ``bavan``; two bots ``bavan`` only if the Bavan
-    is guaranteed (§6, :func:`bavan_guaranteed_for`), else ``stop``. The votes are stamped
-    ``now`` (the timed task and the sweeper), or with ``as_due`` each when it was due, in that
-    order (a vote settled when next used, as the timed task on time would have cast it); before
-    2 s after the start this does nothing, and past the deadline it resolves the vote instead.
-    Returns how many votes were cast.
-
-    The §6 search runs before the vote row is locked: it reads only the record the vote was
-    opened with, which never changes.
-    """
-    guaranteed = _guaranteed_for_bots(vote_id)
-    with transaction.atomic():
-        vote = _vote_locked(pk=vote_id)
-        at = now or timezone.now()
-        if vote is None or vote.status != VoteStatus.OPEN or not bot_votes_due(vote.ms_at(at)):
-            return 0
-        if past_deadline(vote.ms_at(at), vote.length_ms):
-            _vote_expire(vote)
-            return 0
-        return _bot_votes_add(vote, at, guaranteed, as_due)
-
-
-def _guaranteed_for_bots(vote_id: int) -> bool:
-    """Whether the Bavan of the vote's round is guaranteed (§6), searched only when a voter
-    counts as a bot (the only vote that asks it)."""
-    vote = BavanVote.objects.select_related("round").filter(pk=vote_id).first()
-    if vote is None or not any(seat.counts_as_bot for seat in _voter_seats(vote)):
-        return False
-    return bavan_guaranteed_for(vote.round)
-
-
-def vote_settle(vote: BavanVote | None, *, now: datetime | None = None) -> None:
-    """Do the timed work of an open vote that is due at ``now`` and not done yet: the bot
-    votes (due 2 s after the start) and the resolution once the deadline has passed
-    (KORT_RULES §4).
-
-    The tasks queued at opening do this on time with a worker. Reading the vote, finishing its
-    round and reporting the next round settle it first as well, so the answer is the same
-    when no worker has run them yet (the embedded default runs tasks at once, before their
-    time, so there they do nothing; a worker may also be down or late).
-    """
-    if vote is None or vote.status != VoteStatus.OPEN:
-        return
-    now = now or timezone.now()
-    at_ms = vote.ms_at(now)
-    if bot_votes_due(at_ms):
-        bot_votes_cast(vote.pk, now=min(now, vote.deadline), as_due=True)
-    if past_deadline(at_ms, vote.length_ms):
-        vote_expire(vote.pk, now=now)
-    vote.refresh_from_db()
-
-
-def _bot_votes_add(vote: BavanVote, now: datetime, guaranteed: bool, as_due: bool) -> int:
-    """Cast the due bot votes, stamped ``now``, or with ``as_due`` each when it was due
-    (:func:`_bot_vote_due`, ``now`` at the latest); in the order they were due."""
-    seats = _voter_seats(vote)
-    voted = set(vote.seat_votes.values_list("seat", flat=True))
-    cast = 0
-    for seat in sorted(seats, key=lambda seat: _bot_vote_due(vote, seat)):
-        if vote.status != VoteStatus.OPEN:
-            break
-        if seat.seat in voted or not seat.counts_as_bot:
-            continue
-        partner = next(other for other in seats if other.seat != seat.seat)
-        choice = bot_vote(partner.counts_as_bot, guaranteed)
-        at = min(now, _bot_vote_due(vote, seat)) if as_due else now
-        _seat_vote_add(vote, seat.seat, choice, at, by_bot=True)
-        cast += 1
-    return cast
-
-
-def _bot_vote_due(vote: BavanVote, seat: Seat) -> datetime:
-    """When the bot of ``seat`` votes (KORT_RULES §4, §9): 2 s after the start, or when its
-    player left if that was later."""
-    due = vote.moment_at(BOT_VOTE_DELAY_MS)
-    return due if seat.left_at is None else max(due, seat.left_at)
-
-
-def bavan_guaranteed_for(round_: Round) -> bool:
-    """Whether the 7:0 team of ``round_`` can take every remaining trick whatever the
-    opponents hold and play (the guaranteed Bavan, KORT_RULES §6), searched from the record the
-    vote was opened with. A vote opened in summary form shows no hands, so nothing can be
-    guaranteed and this returns False.
-    """
-    if round_.play is None:
-        return False
-    return bavan_guaranteed(**position_at_vote(round_.play, round_.trump_seat)).guaranteed
+    is guaranteed (§6, ``selectors.bavan_guaranteed_for``), else ``stop``. Before 2 s after the
+    start this does nothing; past the deadline no vote counts any more, and the vote is
+    resolved instead. Returns how many votes were cast."""
+    return vote_settle(vote_id, now=now, stamped_when_due=False).bot_votes
 
 
 def seat_leave(
@@ -393,8 +353,9 @@ def bavan_finish(
     """Finish round ``number``, which went for Bavan after its live vote, with its final
     ``tricks`` (``{Team.A: n, Team.B: m}``) or its complete record ``play`` (or both,
     agreeing): 13:0 is a ``bavan`` / ``at_bavan``, (7+j):1 a ``bavan_failed`` (KORT_RULES §2,
-    §3); the match moves on. A record must continue the one the vote was opened with. The vote
-    is settled first (:func:`vote_settle`). Only ``service_key``, the key that created the
+    §3); the match moves on. A record must continue the one the vote was opened with. What is
+    due in the vote is settled first, in the same transaction (the vote row locked before the
+    match row, :func:`vote_settle`). Only ``service_key``, the key that created the
     match, finishes its rounds (checked with the match row held). Returns ``(round,
     created)``: a resend with the same tricks and record returns the finished round with
     ``created`` False.
@@ -408,9 +369,10 @@ def bavan_finish(
             the record; the record does not continue the opening one (field ``play``).
         InvalidRecordError: the record is malformed or illegal (field ``play...``).
     """
-    vote = _vote_of(match_id, number)
-    vote_settle(vote, now=now)
     with transaction.atomic():
+        vote = _vote_locked(round__match_id=match_id, round__number=number)
+        if vote is not None and vote.status == VoteStatus.OPEN:
+            _settle_locked(vote, voter_seats(vote), now or timezone.now(), stamped_when_due=True)
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             raise NotFound("no such match")
@@ -481,7 +443,7 @@ def _check_awaits_finish(round_: Round, vote: BavanVote | None) -> None:
 
 
 def _check_bavan_tricks(team: Team, tricks: Mapping[Team, int]) -> None:
-    if tricks[team] < TRICKS_TO_WIN or tricks[team.other] > 1:
+    if team_past_7_0(tricks) is not team:
         raise InvalidRoundError(
             "tricks",
             f"team {team} went for Bavan at 7:0: the round ends at 13:0 for it or when team "

@@ -3,18 +3,15 @@ service of ``matches.live_vote.services``. The services queue them by name, so t
 the only one that imports both."""
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
+from delivery.retry import TRANSIENT_ERRORS
 from matches.live_vote.services import BOT_VOTES_TASK, EXPIRE_TASK, bot_votes_cast, vote_expire
-
-TRANSIENT_ERRORS = (OperationalError, InterfaceError)
-"""Database errors worth a retry (a lost connection, a deadlock victim); a bug is not retried."""
 
 
 @shared_task(name=EXPIRE_TASK, autoretry_for=TRANSIENT_ERRORS, retry_backoff=True, max_retries=5)
 def expire_bavan_vote(vote_id: int) -> bool:
-    """Resolve a vote still open past its deadline; nothing if it is resolved (see
-    ``vote_expire``)."""
+    """Settle the vote at its deadline: resolve it if still open past the deadline; nothing
+    if it is resolved (see ``vote_expire``)."""
     return vote_expire(vote_id)
 
 

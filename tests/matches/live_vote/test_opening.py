@@ -160,3 +160,21 @@ def test_a_match_reported_whole_may_end_on_an_open_vote(clock, service, cast):
     assert created.status_code == 201, created.data
     assert [r["status"] for r in created.data["rounds"]] == ["finished", "voting"]
     assert BavanVote.objects.get().team == "B"
+
+
+def test_one_vote_length_for_live_and_reported_votes(clock, seat_table, settings):
+    """``KORT_BAVAN_VOTE_SECONDS`` is the installation's one deadline (KORT_RULES §4: one
+    boundary everywhere): a live vote lasts it, and a reported round's votes count up to it."""
+    settings.KORT_BAVAN_VOTE_SECONDS = 12
+    table = seat_table(mode="room")
+    late = table.report(0, 7, 0, bavan_votes=[{"seat": 0, "vote": "stop", "at_ms": 12_001}])
+    assert late.status_code == 400, late.data
+    assert "from 0 to 12000 ms" in late.data["bavan_votes"][0]
+
+    in_time = table.report(0, 7, 0, bavan_votes=[{"seat": 0, "vote": "stop", "at_ms": 12_000}])
+    assert (in_time.status_code, in_time.data["outcome"]) == (201, "kort")
+
+    table.open_vote(trump_seat=2)
+    assert table.state(number=2)["deadline"] == iso(at(12))
+    clock.move_to(at(12.001))
+    assert table.state(number=2)["status"] == "refused"
