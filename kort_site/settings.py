@@ -247,6 +247,9 @@ if KORT_CACHE_URL:
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": KORT_CACHE_URL,
+        # A Redis that is gone must not hold a request up: while it cannot be reached the
+        # rates count in process memory (kort_site.throttles), so a connection fails fast.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
 
 # Nothing is lost (API.md "Conventions"). A request stores its work first and queues its task on
