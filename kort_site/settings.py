@@ -33,6 +33,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 import re
 import warnings
 from pathlib import Path
+from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -214,6 +215,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # task would pay for a new connection and a new PostgreSQL backend.
 CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker whose broker is gone tries again forever (Celery's default gives up after 100 tries,
+# about 50 minutes), 2 s more apart each time up to 30 s: it carries on by itself when the broker
+# is back (API.md "Conventions"). kombu's Redis transport can still make it exit as the
+# connection is lost; README's command runs it under kort_site.supervise, which starts it again.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=VOTE_LENGTH_MS // 1000)
 KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
@@ -242,7 +248,9 @@ KORT_CACHE_URL = env.str(
     "KORT_CACHE_URL",
     default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
 )
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES: dict[str, dict[str, Any]] = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 if KORT_CACHE_URL:
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

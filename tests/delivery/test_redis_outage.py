@@ -61,7 +61,7 @@ def assert_json(response, status: int) -> dict:
     return response.json()
 
 
-def rate_keys(server) -> list[bytes]:
+def rate_keys(server) -> list:
     return redis.Redis.from_url(server.url).keys("*throttle_*")
 
 
