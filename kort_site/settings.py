@@ -10,7 +10,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | DJANGO_SECRET_KEY | a development key | 32+ characters; with debug off the web service and the worker refuse to start without it |
 | DJANGO_ALLOWED_HOSTS | localhost,127.0.0.1 (any host with debug on) | comma-separated |
 | DATABASE_URL | sqlite:///db.sqlite3 | e.g. postgres://user@host:5432/kort |
-| DJANGO_CONN_MAX_AGE | 60 | seconds a database connection is kept for the next request (one per thread) |
+| DJANGO_CONN_MAX_AGE | 60 | seconds a database connection is kept for the next request (one per thread); `manage.py runserver` ignores it and keeps none |
 | DJANGO_CONN_HEALTH_CHECKS | true | check a kept connection before reusing it |
 | DATABASE_REPLICA_URL | (none) | a read replica of DATABASE_URL: public reads go there (kort_site.db_router) |
 | CELERY_BROKER_URL | (none: tasks run in-process) | e.g. redis://127.0.0.1:6379/0 |
@@ -31,6 +31,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 """  # noqa: E501
 
 import re
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -112,7 +113,15 @@ TEMPLATES = [
 WSGI_APPLICATION = "kort_site.wsgi.application"
 
 DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
+RUNSERVER = sys.argv[1:2] == ["runserver"]
+"""Whether this is ``manage.py runserver``, the development server."""
+# The development server answers each client connection in a thread of its own, which ends with
+# it: a connection kept for the thread's next request would never be used again nor closed, and
+# a burst of requests would use up PostgreSQL's max_connections. Django's docs say not to keep
+# connections there, so it closes each at the end of its request (gunicorn keeps the setting).
+DATABASES["default"]["CONN_MAX_AGE"] = (
+    0 if RUNSERVER else env.int("DJANGO_CONN_MAX_AGE", default=60)
+)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DJANGO_CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite ignores row locks: writers take the database lock when their transaction starts,
