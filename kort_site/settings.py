@@ -13,7 +13,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | DJANGO_SECURE_COOKIES | true (with debug off) | session and CSRF cookies only over TLS; false for plain HTTP |
 | DJANGO_LOG_LEVEL | INFO | the root logger's level |
 | DATABASE_URL | sqlite:///db.sqlite3 | e.g. postgres://user@host:5432/kort |
-| DJANGO_CONN_MAX_AGE | 60 | seconds a database connection is kept for the next request (one per thread) |
+| DJANGO_CONN_MAX_AGE | 60 | seconds a database connection is kept for the next request (one per thread); `manage.py runserver` ignores it and keeps none |
 | DJANGO_CONN_HEALTH_CHECKS | true | check a kept connection before reusing it |
 | DATABASE_REPLICA_URL | (none) | a read replica of DATABASE_URL: public reads go there (kort_site.db_router) |
 | CELERY_BROKER_URL | (none: tasks run in-process) | e.g. redis://127.0.0.1:6379/0 |
@@ -34,8 +34,10 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 """  # noqa: E501
 
 import re
+import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -114,7 +116,15 @@ TEMPLATES = [
 WSGI_APPLICATION = "kort_site.wsgi.application"
 
 DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
+RUNSERVER = sys.argv[1:2] == ["runserver"]
+"""Whether this is ``manage.py runserver``, the development server."""
+# The development server answers each client connection in a thread of its own, which ends with
+# it: a connection kept for the thread's next request would never be used again nor closed, and
+# a burst of requests would use up PostgreSQL's max_connections. Django's docs say not to keep
+# connections there, so it closes each at the end of its request (gunicorn keeps the setting).
+DATABASES["default"]["CONN_MAX_AGE"] = (
+    0 if RUNSERVER else env.int("DJANGO_CONN_MAX_AGE", default=60)
+)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DJANGO_CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite ignores row locks: writers take the database lock when their transaction starts,
@@ -217,6 +227,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # task would pay for a new connection and a new PostgreSQL backend.
 CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker whose broker is gone tries again forever (Celery's default gives up after 100 tries,
+# about 50 minutes), 2 s more apart each time up to 30 s: it carries on by itself when the broker
+# is back (API.md "Conventions"). kombu's Redis transport can still make it exit as the
+# connection is lost; README's command runs it under kort_site.supervise, which starts it again.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=VOTE_LENGTH_MS // 1000)
 KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
@@ -245,11 +260,16 @@ KORT_CACHE_URL = env.str(
     "KORT_CACHE_URL",
     default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
 )
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES: dict[str, dict[str, Any]] = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 if KORT_CACHE_URL:
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": KORT_CACHE_URL,
+        # A Redis that is gone must not hold a request up: while it cannot be reached the
+        # rates count in process memory (kort_site.throttles), so a connection fails fast.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
 
 # Nothing is lost (API.md "Conventions"). A request stores its work first and queues its task on

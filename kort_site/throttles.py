@@ -5,13 +5,25 @@ request against its client address's; a request over its rate is a 429 with ``Re
 The rates are the settings ``KORT_THROTTLE_SERVICE``, ``KORT_THROTTLE_PLAYER`` and
 ``KORT_THROTTLE_ANON`` (``"300/min"``; None turns one off), read at each request. The counts
 live in the default cache, which production shares between its web processes (Redis).
+
+Redis is not a single point of failure (API.md "Conventions"): while that cache cannot be
+reached, the counts are kept in process memory (:class:`FallbackCounts`), with one warning for
+the outage, and the shared cache is tried again every :data:`RETRY_SECONDS`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+import threading
+import time
+import uuid
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.cache import cache as shared_cache
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
+from django.core.cache.backends.locmem import LocMemCache
+from redis.exceptions import RedisError
 from rest_framework import exceptions
 from rest_framework.authtoken.models import Token
 from rest_framework.throttling import SimpleRateThrottle
@@ -22,10 +34,85 @@ if TYPE_CHECKING:  # DRF's views import this module (their default throttles) as
     from rest_framework.views import APIView
 
 
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 1.0
+"""While the shared cache is down, how often a request tries it again (the others count in
+process memory meanwhile, without waiting for a connection that fails)."""
+
+CACHE_ERRORS = (RedisError, OSError)
+"""What a cache that cannot be reached raises (refused, reset or timed-out connections)."""
+
+
+class FallbackCounts(BaseCache):
+    """The throttles' cache: the default cache (``KORT_CACHE_URL``), or process memory while
+    that one raises :data:`CACHE_ERRORS`. The first error of an outage logs a warning, the first
+    success after it an info line; in between, the shared cache is tried at most once every
+    :data:`RETRY_SECONDS`. Only ``get`` and ``set`` are offered: what DRF's throttles use."""
+
+    def __init__(self) -> None:
+        super().__init__({})
+        # LocMemCache keeps its entries by name: a name of this instance's own.
+        self._memory = LocMemCache(f"kort-throttle-fallback-{uuid.uuid4()}", {})
+        self._lock = threading.Lock()
+        self._down_since: float | None = None
+        self._next_try = 0.0
+
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        return self._call("get", key, default, version)
+
+    def set(
+        self,
+        key: str,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> None:
+        self._call("set", key, value, timeout, version)
+
+    def _call(self, method: str, *args: Any) -> Any:
+        if self._down_since is not None and time.monotonic() < self._next_try:
+            return getattr(self._memory, method)(*args)
+        try:
+            result = getattr(shared_cache, method)(*args)
+        except CACHE_ERRORS as error:
+            self._failed(error)
+            return getattr(self._memory, method)(*args)
+        if self._down_since is not None:
+            self._recovered()
+        return result
+
+    def _failed(self, error: Exception) -> None:
+        with self._lock:
+            now = time.monotonic()
+            self._next_try = now + RETRY_SECONDS
+            if self._down_since is None:
+                self._down_since = now
+                log.warning(
+                    "the request rates' cache cannot be reached, counting in process memory "
+                    "until it is back: %s",
+                    error,
+                )
+
+    def _recovered(self) -> None:
+        with self._lock:
+            if self._down_since is not None:
+                log.info(
+                    "the request rates' cache is back after %.0f s",
+                    time.monotonic() - self._down_since,
+                )
+                self._down_since = None
+
+
+counts = FallbackCounts()
+"""The one :class:`FallbackCounts` of the process, which every throttle counts in."""
+
+
 class _RateThrottle(SimpleRateThrottle):
     """A throttle whose rate is the setting ``rate_setting``, and which counts a request under
     :meth:`ident` (None: the request is not this throttle's to count)."""
 
+    cache = counts
     rate_setting = ""
 
     def get_rate(self) -> str | None:

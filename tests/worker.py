@@ -38,11 +38,26 @@ def celery_worker(*, broker_url: str | None = None, beat: bool = False, **extra_
     process publishes to it meanwhile (:func:`publishing_to`). ``beat`` runs Celery beat in the
     worker (``-B``), so the sweeper runs every ``KORT_SWEEP_SECONDS``. ``extra_env`` adds to
     the worker's environment. The worker leads a process group of its own (its pool and beat),
-    which :func:`kill_hard` kills at once.
+    which :func:`kill_hard` kills at once; its output goes to a file (:func:`worker_output`).
+    One pool process, without mingle and gossip.
 
     Raises:
         RuntimeError: the worker did not answer a ping within 30 s (its output is included).
     """
+    with _worker(broker_url, beat, False, extra_env) as worker:
+        yield worker
+
+
+@contextmanager
+def readme_worker(*, broker_url: str | None = None, beat: bool = False, **extra_env: str):
+    """:func:`celery_worker` as README's command runs it: under ``kort_site.supervise``, two
+    pool processes, with mingle and gossip."""
+    with _worker(broker_url, beat, True, extra_env) as worker:
+        yield worker
+
+
+@contextmanager
+def _worker(broker_url: str | None, beat: bool, as_readme: bool, extra_env: dict[str, str]):
     queue = f"kort-test-{uuid.uuid4().hex[:8]}"
     broker_url = broker_url or celery_app.conf.broker_write_url
     env = {
@@ -54,35 +69,28 @@ def celery_worker(*, broker_url: str | None = None, beat: bool = False, **extra_
         "DJANGO_CONN_MAX_AGE": "0",
         **extra_env,
     }
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "kort_site",
-        "worker",
-        "-Q",
-        queue,
-        "-c",
-        "1",
-        "-n",
-        f"{queue}@%h",
-        "-l",
-        "info",
-        "--without-mingle",
-        "--without-gossip",
-    ]
-    with tempfile.TemporaryDirectory() as scratch, publishing_to(broker_url):
+    command = [sys.executable, "-m", "celery", "-A", "kort_site", "worker", "-Q", queue]
+    command += ["-n", f"{queue}@%h", "-l", "info"]
+    if as_readme:
+        command = [sys.executable, "-m", "kort_site.supervise", *command, "--concurrency", "2"]
+    else:
+        command += ["-c", "1", "--without-mingle", "--without-gossip"]
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        publishing_to(broker_url),
+        open(os.path.join(scratch, "output"), "w") as output,
+    ):
         if beat:
             command += ["-B", "-s", os.path.join(scratch, "beat-schedule")]
         worker = subprocess.Popen(
             command,
             env=env,
-            stdout=subprocess.PIPE,
+            stdout=output,
             stderr=subprocess.STDOUT,
             text=True,
             start_new_session=True,
         )
+        worker.output_path = output.name  # type: ignore[attr-defined]
         previous_queue = celery_app.conf.task_default_queue
         celery_app.conf.task_default_queue = queue
         try:
@@ -90,7 +98,7 @@ def celery_worker(*, broker_url: str | None = None, beat: bool = False, **extra_
             yield worker
         except BaseException:
             _stop(worker)
-            print(f"The Celery worker's output:\n{_output(worker)}")  # shown on failure
+            print(f"The Celery worker's output:\n{worker_output(worker)}")  # shown on failure
             raise
         finally:
             celery_app.conf.task_default_queue = previous_queue
@@ -119,17 +127,19 @@ def _wait_until_ready(worker: subprocess.Popen, name_prefix: str) -> None:
     deadline = time.monotonic() + READY_SECONDS
     while time.monotonic() < deadline:
         if worker.poll() is not None:
-            raise RuntimeError(f"the Celery worker exited:\n{_output(worker)}")
+            raise RuntimeError(f"the Celery worker exited:\n{worker_output(worker)}")
         replies = celery_app.control.ping(timeout=0.5) or []
         if any(name.startswith(name_prefix) for reply in replies for name in reply):
             return
     _stop(worker)
-    raise RuntimeError(f"the Celery worker did not start in time:\n{_output(worker)}")
+    raise RuntimeError(f"the Celery worker did not start in time:\n{worker_output(worker)}")
 
 
-def _output(worker: subprocess.Popen) -> str:
-    """What the worker wrote, once it has stopped."""
-    return worker.stdout.read() if worker.stdout else ""
+def worker_output(worker: subprocess.Popen) -> str:
+    """What the worker of :func:`celery_worker` has written so far (a file, not a pipe, so a
+    worker that writes a lot never waits for a reader)."""
+    with open(worker.output_path) as written:  # type: ignore[attr-defined]
+        return written.read()
 
 
 @contextmanager
