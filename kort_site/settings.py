@@ -34,6 +34,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 """  # noqa: E501
 
 import ipaddress
+import logging
 import re
 import warnings
 from pathlib import Path
@@ -328,6 +329,8 @@ KORT_METRICS_ALLOW = _networks("KORT_METRICS_ALLOW", ["127.0.0.0/8", "::1"])
 DJANGO_LOG_FORMAT = env.str("DJANGO_LOG_FORMAT", default="text")
 if DJANGO_LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT: {DJANGO_LOG_FORMAT!r} is not text or json")
+if DJANGO_LOG_FORMAT == "json":
+    logging.captureWarnings(True)  # a Python warning is a log line too, not a line of text
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -15,7 +15,9 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+import yaml
 from django.conf import settings
+from django.core.management import call_command
 from django.db import connections
 from django.test import override_settings
 from django.utils import timezone
@@ -334,3 +336,22 @@ def test_a_task_line_in_json_names_the_task_its_id_duration_and_outcome(service,
         "success",
     )
     assert line["duration"] >= 0 and len(line["task_id"]) == 36
+
+
+# --- the schema ------------------------------------------------------------------------------
+
+
+def test_the_schema_says_the_operators_endpoints_take_no_credential_and_no_rate(tmp_path):
+    target = tmp_path / "schema.yaml"
+    call_command("spectacular", "--fail-on-warn", "--validate", "--file", str(target))
+    paths = yaml.safe_load(target.read_text())["paths"]
+    answers = {
+        path: (paths[path]["get"].get("security"), sorted(paths[path]["get"]["responses"]))
+        for path in ("/health/live", "/health/ready", "/metrics")
+    }
+    assert answers == {
+        "/health/live": (None, ["200"]),
+        "/health/ready": (None, ["200", "503"]),
+        "/metrics": (None, ["200", "403"]),
+    }
+    assert list(paths["/metrics"]["get"]["responses"]["200"]["content"]) == ["text/plain"]
