@@ -326,6 +326,11 @@ def _networks(variable: str, default: list[str]) -> tuple:
 # Who may read /metrics (API.md "Operating the service"): the loopback unless told otherwise.
 KORT_METRICS_ALLOW = _networks("KORT_METRICS_ALLOW", ["127.0.0.0/8", "::1"])
 
+# prometheus-client's multiprocess mode (kort_site.operations.metrics): each process writes its
+# counts there from its first metric on, so the directory must exist before any process starts.
+if env.str("PROMETHEUS_MULTIPROC_DIR", default=""):
+    Path(env.str("PROMETHEUS_MULTIPROC_DIR")).mkdir(parents=True, exist_ok=True)
+
 DJANGO_LOG_FORMAT = env.str("DJANGO_LOG_FORMAT", default="text")
 if DJANGO_LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT: {DJANGO_LOG_FORMAT!r} is not text or json")
