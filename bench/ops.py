@@ -38,7 +38,8 @@ import psycopg
 from bench.http_ladder import (
     BenchFailed,
     free_port,
-    redis_answers,
+    private_broker,
+    served_env,
     service,
     setup_django,
     throwaway_database,
@@ -106,23 +107,9 @@ def live(port: int) -> bool:
 def bench(args: argparse.Namespace, stack: ExitStack) -> None:
     url = stack.enter_context(throwaway_database(f"kort_opsbench_{secrets.token_hex(3)}"))
     logs = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kort-ops-")))
-    broker_port, web_port = free_port(), free_port()
-    broker = ["redis-server", "--port", str(broker_port), "--bind", "127.0.0.1"]
-    broker_process = stack.enter_context(
-        service("broker", [*broker, "--save", "", "--appendonly", "no"], dict(os.environ), logs)
-    )
-    wait_until(lambda: redis_answers(broker_port), "the broker", broker_process)
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "kort_site.settings",
-        "DATABASE_URL": url,
-        "CELERY_BROKER_URL": f"redis://127.0.0.1:{broker_port}/0",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(48),
-        "DJANGO_DEBUG": "0",
-        "GUNICORN_BIND": f"127.0.0.1:{web_port}",
-        "GUNICORN_WORKERS": "2",
-        "GUNICORN_ACCESSLOG": "",
-    }
+    broker_port, web_port = private_broker(stack, logs), free_port()
+    env = {**served_env(url, broker_port, web_port), "GUNICORN_WORKERS": "2"}
+    env["GUNICORN_ACCESSLOG"] = ""
     setup_django(env)
     from django.db import connections
 

@@ -19,6 +19,13 @@ from seasons.models import Season, SeasonStatus
 FINALIZED = (MatchStatus.FINALIZED, MatchStatus.VOID)
 """A voided match was finalized first (KORT_RULES §11): it still counts as finalized once."""
 
+_sealed: dict[tuple[int, datetime | None], int] = {}
+"""The finalized matches of each finalized season, by its number and the moment it was
+finalized, counted once per process: a
+finalized season gains none (its end finalized every match completed in it, and a match
+completed after it belongs to the next season, KORT_RULES §10), and loses none (a voided match
+still counts)."""
+
 
 @dataclass(frozen=True)
 class PipelineFigures:
@@ -35,18 +42,35 @@ class PipelineFigures:
 
 
 def pipeline_figures(now: datetime | None = None) -> PipelineFigures:
-    """The pipeline's figures at ``now`` (default: the current time), in four queries: the
-    waiting matches and the open votes through their partial indexes, the finalized matches
-    through the index on (season, status), the seasons by their status."""
+    """The pipeline's figures at ``now`` (default: the current time), in five queries: the
+    waiting matches and the open votes through their partial indexes, the seasons, and the
+    finalized matches of the seasons not finalized yet (:func:`matches_finalized`)."""
     now = now or timezone.now()
     waiting = matches_awaiting_finalization().aggregate(
         count=Count("pk"), oldest=Min("completed_at")
     )
     oldest = waiting["oldest"]
+    seasons = list(Season.objects.values_list("number", "status", "finalized_at"))
     return PipelineFigures(
         matches_waiting=waiting["count"],
         oldest_waiting_seconds=(now - oldest).total_seconds() if oldest else 0.0,
         votes_overdue=votes_past_deadline(now).count(),
-        matches_finalized=Match.objects.filter(status__in=FINALIZED).count(),
-        season_end_running=Season.objects.filter(status=SeasonStatus.FINALIZING).exists(),
+        matches_finalized=matches_finalized(seasons),
+        season_end_running=any(status == SeasonStatus.FINALIZING for _, status, _ in seasons),
     )
+
+
+def matches_finalized(seasons: list[tuple[int, str, datetime | None]]) -> int:
+    """How many matches were ever finalized, given every season's ``(number, status,
+    finalized_at)``: those of the seasons not finalized yet (the current one, one ending)
+    counted now through the index on (season, status), those of each finalized season once
+    per process (:data:`_sealed`), so a scrape does not count the whole history."""
+    open_seasons = [number for number, status, _ in seasons if status != SeasonStatus.FINALIZED]
+    total = Match.objects.filter(season__in=open_seasons, status__in=FINALIZED).count()
+    for number, status, finalized_at in seasons:
+        if status == SeasonStatus.FINALIZED:
+            key = (number, finalized_at)
+            if key not in _sealed:
+                _sealed[key] = Match.objects.filter(season=number, status__in=FINALIZED).count()
+            total += _sealed[key]
+    return total

@@ -355,3 +355,17 @@ def test_the_schema_says_the_operators_endpoints_take_no_credential_and_no_rate(
         "/metrics": (None, ["200", "403"]),
     }
     assert list(paths["/metrics"]["get"]["responses"]["200"]["content"]) == ["text/plain"]
+
+
+def test_a_finalized_seasons_matches_are_counted_once_per_process(
+    service, cast, django_assert_num_queries
+):
+    for _ in range(2):
+        match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")])
+    Season.objects.filter(pk=current_season().pk).update(
+        status=SeasonStatus.FINALIZED, finalized_at=timezone.now()
+    )
+    with django_assert_num_queries(4):  # waiting, votes, seasons, the finalized season's count
+        assert pipeline_figures().matches_finalized == 2
+    with django_assert_num_queries(3):  # no season is open: nothing is counted now
+        assert pipeline_figures().matches_finalized == 2
