@@ -6,9 +6,10 @@ Cheap enough to be asked every second by every load balancer: a check is one rou
 connection kept for it (``SELECT 1``, Redis ``PING``) and touches no table. It never hangs a
 worker: each process keeps one connection of its own per database for the checks, opened with
 ``connect_timeout`` (libpq's least, 2 s: what a server that never answers a new connection
-costs) and used with a session ``statement_timeout`` and a ``tcp_user_timeout`` of one second
-(an established connection whose server stops answering fails within it); checks waiting for
-that connection wait at most a second too. The broker's client has one-second socket timeouts.
+costs) and a ``tcp_user_timeout`` of one second (a server gone from the network fails within
+it); a query with no answer after a second is cancelled from the client, which also covers a
+server or a pooler that takes the query and never runs it; checks waiting for that connection
+wait at most a second too. The broker's client has one-second socket timeouts.
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ POSTGRES_LIMITS = {
     "connect_timeout": 2,
     "tcp_user_timeout": CHECK_SECONDS * 1000,
 }
-STATEMENT_TIMEOUT = f"-c statement_timeout={CHECK_SECONDS * 1000}"
+"""Client-side limits only (libpq's, never sent to the server), so that a pooler in front of
+PostgreSQL (PgBouncer) takes the connection as it takes the service's own."""
+PROBE_QUERY = "SELECT 1"
 
 
 def readiness() -> dict[str, str]:
@@ -71,9 +74,15 @@ class _Probe:
         try:
             if self.wrapper is None:
                 self.wrapper = _wrapper(self.settings_dict, alias)
+            wrapper = self.wrapper
             try:
-                with self.wrapper.cursor() as cursor:
-                    cursor.execute("SELECT 1")
+                with wrapper.cursor() as cursor:
+                    late = threading.Timer(CHECK_SECONDS, _cancel, (wrapper,))
+                    late.start()
+                    try:
+                        cursor.execute(PROBE_QUERY)
+                    finally:
+                        late.cancel()
             except Exception:
                 self.wrapper.close()  # broken: the next check connects afresh
                 raise
@@ -100,6 +109,17 @@ def _database(alias: str) -> None:
     probe.ask(alias)
 
 
+def _cancel(wrapper: BaseDatabaseWrapper) -> None:
+    """Stop the query running on ``wrapper``'s connection: it raises in the waiting thread."""
+    connection = wrapper.connection
+    if connection is None:
+        return
+    if hasattr(connection, "cancel_safe"):  # psycopg
+        connection.cancel_safe(timeout=CHECK_SECONDS)
+    else:  # sqlite3
+        connection.interrupt()
+
+
 def close_connections() -> None:
     """Close this process's connections for the checks (each opens again when next asked)."""
     with _probes_lock:
@@ -116,7 +136,6 @@ def _wrapper(settings_dict: dict, alias: str) -> BaseDatabaseWrapper:
     if settings_dict["ENGINE"] == "django.db.backends.postgresql":
         options = settings_dict.setdefault("OPTIONS", {})
         options.update(POSTGRES_LIMITS)
-        options["options"] = f"{options.get('options', '')} {STATEMENT_TIMEOUT}".strip()
     wrapper = load_backend(settings_dict["ENGINE"]).DatabaseWrapper(settings_dict, alias)
     wrapper.inc_thread_sharing()
     return wrapper

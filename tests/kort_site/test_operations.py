@@ -161,6 +161,17 @@ def test_ready_gives_up_on_a_database_that_never_answers(anyone, databases):
     assert "timeout" in body["checks"]["database"].lower()
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_ready_cancels_a_query_with_no_answer_after_a_second(anyone, monkeypatch):
+    monkeypatch.setattr(health, "PROBE_QUERY", "SELECT pg_sleep(30)")  # a server that stalls
+    status, body = ready(anyone)
+    assert status == 503
+    assert body["checks"]["database"] == "unavailable: canceling statement due to user request"
+    monkeypatch.undo()
+    assert ready(anyone)[1]["checks"]["database"] == "ok"  # the connection serves again
+
+
 @pytest.mark.django_db
 def test_ready_asks_the_replica_when_there_is_one(anyone, databases):
     databases["replica"] = dict(connections.settings["default"])  # the primary, as a replica
