@@ -10,6 +10,11 @@ Every value may be overridden from the environment:
 | GUNICORN_KEEPALIVE | 5 | seconds an idle keep-alive connection stays open |
 | GUNICORN_ACCESSLOG | - (standard output) | access log file; empty for none |
 
+With ``DJANGO_LOG_FORMAT=json`` the access and error logs are JSON lines
+(``kort_site.operations.logs``). With ``PROMETHEUS_MULTIPROC_DIR`` set, gunicorn empties that
+directory as it starts and marks each worker that exits as gone, as prometheus-client's
+multiprocess mode asks (``kort_site.operations.metrics``).
+
 Why: a request is mostly Python (serializers, rules, the ORM) and partly waiting for
 PostgreSQL. One process runs Python on one core at a time, so one worker per core; a few threads
 in each keep that core busy while a request waits for the database, and the threaded workers
@@ -22,6 +27,8 @@ add connections and wait for the interpreter lock rather than adding throughput.
 """
 
 import os
+import shutil
+from pathlib import Path
 
 
 def _cores() -> int:
@@ -38,3 +45,23 @@ workers = int(os.environ.get("GUNICORN_WORKERS", _cores()))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
+
+if os.environ.get("DJANGO_LOG_FORMAT") == "json":
+    from kort_site.operations.logs import gunicorn_logconfig
+
+    logconfig_dict = gunicorn_logconfig()
+
+
+def on_starting(server):
+    """Start from no counts: the files of an earlier run's processes would add to this one's."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        shutil.rmtree(directory, ignore_errors=True)
+        Path(directory).mkdir(parents=True, exist_ok=True)
+
+
+def child_exit(server, worker):
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -157,6 +157,34 @@ def wait_until(ready: Callable[[], bool], what: str, process: subprocess.Popen[b
     raise BenchFailed(f"{what} did not start within {START_SECONDS} s")
 
 
+def private_broker(stack: ExitStack, logs: Path) -> int:
+    """A Redis broker of the bench's own on a free port, keeping nothing on disk and stopped
+    with ``stack``; its port, once it answers."""
+    port = free_port()
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
+    command += ["--save", "", "--appendonly", "no"]
+    process = stack.enter_context(service("broker", command, dict(os.environ), logs))
+    wait_until(lambda: redis_answers(port), "the broker", process)
+    return port
+
+
+def served_env(database_url: str, broker_port: int, web_port: int) -> dict[str, str]:
+    """The environment the bench runs the services with: its database and broker, debug off, a
+    random secret key, no request rates, gunicorn on ``web_port`` of the loopback."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "kort_site.settings",
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": f"redis://127.0.0.1:{broker_port}/0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(48),
+        "DJANGO_DEBUG": "0",
+        "KORT_THROTTLE_ANON": "none",
+        "KORT_THROTTLE_PLAYER": "none",
+        "KORT_THROTTLE_SERVICE": "none",
+        "GUNICORN_BIND": f"127.0.0.1:{web_port}",
+    }
+
+
 def redis_answers(port: int) -> bool:
     with socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
         connection.sendall(b"PING\r\n")
@@ -528,24 +556,8 @@ def bench(args: argparse.Namespace, stack: ExitStack) -> None:
     app_url = stack.enter_context(throwaway_database(database))
     tpcb_url = stack.enter_context(throwaway_database(f"kort_httpbench_{run}_tpcb"))
     logs = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kort-http-ladder-")))
-    broker_port, web_port = free_port(), free_port()
-    broker = ["redis-server", "--port", str(broker_port), "--bind", "127.0.0.1"]
-    broker_process = stack.enter_context(
-        service("broker", [*broker, "--save", "", "--appendonly", "no"], dict(os.environ), logs)
-    )
-    wait_until(lambda: redis_answers(broker_port), "the broker", broker_process)
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "kort_site.settings",
-        "DATABASE_URL": app_url,
-        "CELERY_BROKER_URL": f"redis://127.0.0.1:{broker_port}/0",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(48),
-        "DJANGO_DEBUG": "0",
-        "KORT_THROTTLE_ANON": "none",
-        "KORT_THROTTLE_PLAYER": "none",
-        "KORT_THROTTLE_SERVICE": "none",
-        "GUNICORN_BIND": f"127.0.0.1:{web_port}",
-    }
+    broker_port, web_port = private_broker(stack, logs), free_port()
+    env = served_env(app_url, broker_port, web_port)
     setup_django(env)
     from django.conf import settings
     from django.db import connections

@@ -16,8 +16,14 @@ from datetime import datetime
 from celery import current_app
 from django.db import transaction
 from kombu.exceptions import OperationalError as BrokerError
+from prometheus_client import Counter
 
 log = logging.getLogger(__name__)
+
+PUBLISH_FAILURES = Counter(
+    "kort_queue_publish_failures",
+    "Tasks that could not be handed to the broker (the sweeper queues their work again).",
+)
 
 
 def queue(task: str, *args: int, eta: datetime | None = None) -> bool:
@@ -37,6 +43,7 @@ def queue(task: str, *args: int, eta: datetime | None = None) -> bool:
         else:
             queued.apply_async(args, eta=eta)
     except BrokerError as error:
+        PUBLISH_FAILURES.inc()
         log.warning(
             "could not queue %s %s, the sweeper will queue it again: %s", task, list(args), error
         )

@@ -3,16 +3,28 @@ apps' tasks are registered when Django is set up (``kort_site.apps``), in the wo
 web service. A worker refuses to start with debug off and no real secret key. Around each task
 a worker treats its database connections as Django treats them around a request."""
 
+import logging.config
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_init
+from celery.signals import setup_logging, task_postrun, task_prerun, worker_init
 from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kort_site.settings")
 
 app = Celery("kort_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+
+
+if os.environ.get("DJANGO_LOG_FORMAT") == "json":
+
+    @setup_logging.connect
+    def _json_lines(**kwargs):
+        """With a receiver here Celery leaves its logging alone: Django's ``LOGGING`` writes
+        the worker's lines, as JSON (``kort_site.operations.logs``)."""
+        from django.conf import settings
+
+        logging.config.dictConfig(settings.LOGGING)
 
 
 @worker_init.connect

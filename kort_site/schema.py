@@ -3,7 +3,8 @@ credentials it takes and the errors it can give, with their bodies.
 
 - Security: an operation that needs a service key lists only the service key; one that needs a
   player token only the token; the public ones take either, or none.
-- Errors: 401 (bad credentials) and 429 (over the rate) anywhere; 400 where a body or a query
+- Errors: 401 (bad credentials) and 429 (over the rate) wherever credentials are read and
+  requests counted (everywhere but the operator's endpoints); 400 where a body or a query
   parameter is read; 403 where a credential of a kind is needed; 404 where the path names an
   object or the list has pages; 413 and 415 where a body is sent. A view adds the errors only
   it knows of (a 409, an ownership 403, a 400 of its own) as ``OpenApiResponse``\\s with a
@@ -96,7 +97,9 @@ class KortAutoSchema(AutoSchema):
             if parameter["in"] in (OpenApiParameter.QUERY, OpenApiParameter.PATH)
         ]
         queried = {p["name"] for p in parameters if p["in"] == OpenApiParameter.QUERY}
-        codes = ["401", "429"]
+        codes = ["401"] if self.view.get_authenticators() else []
+        if self.view.get_throttles():
+            codes.append("429")
         if takes_body or queried - NEVER_A_400:
             codes.append("400")
         if self._only_scheme() is not None:

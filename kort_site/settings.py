@@ -31,8 +31,13 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_CACHE_URL | CELERY_BROKER_URL if Redis, else process memory | the cache that counts requests, e.g. redis://127.0.0.1:6379/1 |
 | KORT_SEASON_CHECK_SECONDS | 60 | how often Celery beat looks for a season whose end has come (KORT_RULES §10) |
 | KORT_SEASON_RESET_FLOOR | 0 | T of the soft reset that opens a season: cups up to T stay, half of the rest is kept (KORT_RULES §10) |
+| KORT_METRICS_ALLOW | 127.0.0.0/8,::1 | the networks whose addresses may read `/metrics` (others get a 403) |
+| PROMETHEUS_MULTIPROC_DIR | (none: each process counts alone) | a directory where every web and worker process of a machine writes its metric counts, so `/metrics` adds them up; emptied when gunicorn starts |
+| DJANGO_LOG_FORMAT | text | `json`: one JSON object a line from Django, Celery and gunicorn (kort_site.operations.logs) |
 """  # noqa: E501
 
+import ipaddress
+import logging
 import re
 import sys
 import warnings
@@ -84,6 +89,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "kort_site.operations.metrics.RequestMetricsMiddleware",
     "kort_site.middleware.ApiEdgesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -327,11 +333,48 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
+
+def _networks(variable: str, default: list[str]) -> tuple:
+    """A comma list of networks (``10.0.0.0/8``) or addresses from the environment; a
+    malformed one stops the start."""
+    try:
+        return tuple(
+            ipaddress.ip_network(n.strip(), strict=False)
+            for n in env.list(variable, default=default)
+        )
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{variable}: {error}") from None
+
+
+# Who may read /metrics (API.md "Operating the service"): the loopback unless told otherwise.
+KORT_METRICS_ALLOW = _networks("KORT_METRICS_ALLOW", ["127.0.0.0/8", "::1"])
+
+# prometheus-client's multiprocess mode (kort_site.operations.metrics): each process writes its
+# counts there from its first metric on, so the directory must exist before any process starts.
+if env.str("PROMETHEUS_MULTIPROC_DIR", default=""):
+    Path(env.str("PROMETHEUS_MULTIPROC_DIR")).mkdir(parents=True, exist_ok=True)
+
+DJANGO_LOG_FORMAT = env.str("DJANGO_LOG_FORMAT", default="text")
+if DJANGO_LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT: {DJANGO_LOG_FORMAT!r} is not text or json")
+if DJANGO_LOG_FORMAT == "json":
+    logging.captureWarnings(True)  # a Python warning is a log line too, not a line of text
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "kort_site.operations.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if DJANGO_LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
 }
 if CELERY_TASK_ALWAYS_EAGER:  # in-process tasks would log a line each
+    LOGGING["loggers"] = {
+        "celery.app.trace": {"level": "WARNING"},
+        "kort_site.tasks": {"level": "WARNING"},
+    }
+elif DJANGO_LOG_FORMAT == "json":  # a task's line comes from kort_site.tasks, with its fields
     LOGGING["loggers"] = {"celery.app.trace": {"level": "WARNING"}}

@@ -1,5 +1,6 @@
-"""URLs: the API under /api/v1/, its schema and docs, the admin, and the players' pages under
-a language prefix (/en/, /ru/; / redirects to the one Accept-Language picks)."""
+"""URLs: the API under /api/v1/, its schema and docs, the admin, the operator's health checks
+and metrics (/health/live, /health/ready, /metrics), and the players' pages under a language
+prefix (/en/, /ru/; / redirects to the one Accept-Language picks)."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
@@ -9,6 +10,7 @@ from rest_framework.routers import DefaultRouter
 
 from belote.views import BeloteProtocolViewSet, BeloteScoreView
 from kort_site import converters  # noqa: F401  (registers the "id" path converter)
+from kort_site.operations.views import LiveView, MetricsView, ReadyView
 from matches.api.bavan_search import BavanGuaranteedView
 from matches.api.views import MatchViewSet, PlayerMatchesView
 from matches.live_vote.api import BavanVoteView, RoundFinishView, SeatLeaveView
@@ -71,5 +73,8 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("health/live", LiveView.as_view(), name="health-live"),
+    path("health/ready", ReadyView.as_view(), name="health-ready"),
+    path("metrics", MetricsView.as_view(), name="metrics"),
     *i18n_patterns(path("", include("pages.urls"))),
 ]
