@@ -14,7 +14,7 @@ from __future__ import annotations
 import binascii
 from base64 import urlsafe_b64decode, urlsafe_b64encode
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.db.models import F, Q, QuerySet
 
@@ -23,6 +23,8 @@ from matches.models import Match
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
+MAX_ID = 2**63 - 1
+"""Match ids are 64-bit: a cursor naming a larger one is none of ours."""
 INVALID_CURSOR = "Invalid cursor"
 """The 404's message for a cursor that is none of this module's."""
 
@@ -60,14 +62,12 @@ class Cursor:
         """
         try:
             way, at, match_id = urlsafe_b64decode(token.encode()).decode().split("|")
-            if way not in ("n", "o"):
-                raise ValueError(way)
-            cursor = cls(datetime.fromisoformat(at), int(match_id), way == "n")
-        except (ValueError, binascii.Error, UnicodeError):
+            moment, pk = datetime.fromisoformat(at), int(match_id)
+            if way not in ("n", "o") or moment.tzinfo is None or not 0 < pk <= MAX_ID:
+                raise ValueError(token)
+            return cls(moment.astimezone(UTC), pk, way == "n")
+        except (ValueError, OverflowError, binascii.Error, UnicodeError):
             raise NotFound(INVALID_CURSOR, "cursor") from None
-        if cursor.at.tzinfo is None:
-            raise NotFound(INVALID_CURSOR, "cursor")
-        return cursor
 
 
 @dataclass(frozen=True)

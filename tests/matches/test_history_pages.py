@@ -28,16 +28,19 @@ def test_a_cursor_reads_back_as_written():
     assert Cursor.of(cursor.token()) == cursor
 
 
-@pytest.mark.parametrize(
-    "token",
-    [
-        "not-a-cursor",
-        "",
-        "eHxub3d8MQ==",
-        "b3wyMDI2LTAzLTA1fHg=",
-        "b3wyMDI2LTAzLTA1VDEyOjAwOjAwfDE=",
-    ],
-)
+NOT_CURSORS = [
+    "not-a-cursor",
+    "",
+    "eHxub3d8MQ==",  # x|now|1
+    "b3wyMDI2LTAzLTA1fHg=",  # o|2026-03-05|x
+    "b3wyMDI2LTAzLTA1VDEyOjAwOjAwfDE=",  # o|2026-03-05T12:00:00|1 (no time zone)
+    "b3wwMDAxLTAxLTAxVDAwOjAwOjAwKzE0OjAwfDE=",  # o|0001-01-01T00:00:00+14:00|1 (before UTC's 1)
+    "b3wyMDI2LTAzLTA1VDEyOjAwOjAwKzAwOjAwfDk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5",  # an id past 64 bits
+    "b3wyMDI2LTAzLTA1VDEyOjAwOjAwKzAwOjAwfDA=",  # match id 0
+]
+
+
+@pytest.mark.parametrize("token", NOT_CURSORS)
 def test_a_token_that_is_no_cursor_is_not_found(token):
     with pytest.raises(NotFound, match="Invalid cursor"):
         Cursor.of(token)
