@@ -151,6 +151,11 @@ class Match(models.Model):
             return self.rounds_in_hand
         return sorted(self.rounds.all(), key=lambda round_: round_.number)
 
+    @property
+    def gave_cups(self) -> bool:
+        """Whether the match gave cups: a ranked match, once finalized (KORT_RULES §7)."""
+        return self.finalized_at is not None and self.is_ranked
+
 
 class Seat(models.Model):
     """A player's seat (0..3) in a match; team A = seats 0 and 2, team B = seats 1 and 3.

@@ -17,8 +17,9 @@ ROUNDS_IN_ORDER = Prefetch(
 
 
 def matches_with_details() -> QuerySet[Match]:
-    """Matches with seats, rounds and cup changes prefetched, newest first."""
-    return Match.objects.prefetch_related(SEATS_IN_ORDER, ROUNDS_IN_ORDER, "cup_changes").order_by(
+    """Matches with seats and rounds prefetched, newest first. Their cups are the ladder's
+    (``matches.cups``)."""
+    return Match.objects.prefetch_related(SEATS_IN_ORDER, ROUNDS_IN_ORDER).order_by(
         "-created_at", "-id"
     )
 

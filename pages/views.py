@@ -9,22 +9,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from django.core.paginator import InvalidPage, Page, Paginator
 from django.db.models import QuerySet
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from rest_framework.exceptions import NotFound
-from rest_framework.request import Request
 
 from domain.errors import NotFound as NoSuchObject
 from matches import selectors as match_selectors
-from matches.api.views import HistoryPagination
+from matches.cups import cups_of
+from matches.history import history_page
 from matches.kort.rules import Mode, Outcome, Team, Vote, shutout_team, team_of
 from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.models import BavanVote, VoteStatus
@@ -172,7 +170,9 @@ class HistoryRow:
     cups: int | None
 
 
-def _history_row(match: Match, player_id: int, players: dict[int, Player]) -> HistoryRow:
+def _history_row(
+    match: Match, player_id: int, players: dict[int, Player], cups: dict[int, int]
+) -> HistoryRow:
     seats = {seat.seat: seat.player_id for seat in match.seats.all()}
     own = next(seat for seat, pid in seats.items() if pid == player_id)
     team = team_of(own)
@@ -181,7 +181,6 @@ def _history_row(match: Match, player_id: int, players: dict[int, Player]) -> Hi
         result = labels.MATCH_STATUSES[MatchStatus.IN_PROGRESS]
     else:
         result = labels.RESULTS[match.winner == team]
-    cups = {change.player_id: change.delta for change in match.cup_changes.all()}
     return HistoryRow(
         match=match,
         mode=labels.MODES[Mode(match.mode)],
@@ -194,41 +193,28 @@ def _history_row(match: Match, player_id: int, players: dict[int, Player]) -> Hi
     )
 
 
-@dataclass(frozen=True)
-class HistoryPage:
-    """A page of a player's history: its matches, newest first, and the query strings (the
-    filters kept) of the pages of newer and of older matches, None at either end."""
-
-    matches: list[Match]
-    newer: str | None
-    older: str | None
-
-
-def _query_of(link: str | None) -> str | None:
-    return None if link is None else urlsplit(link).query
+def _with_cursor(request: HttpRequest, cursor: str | None) -> str | None:
+    """The request's query string (its filters) with ``cursor`` instead of its own; None for
+    no cursor (no such page)."""
+    if cursor is None:
+        return None
+    query = request.GET.copy()
+    query["cursor"] = cursor
+    return query.urlencode()
 
 
-class _HistoryPages(HistoryPagination):
-    """The API's history pages, ``HISTORY_PAGE_SIZE`` matches long whatever the query asks."""
-
-    def get_page_size(self, request: Request) -> int:
-        return HISTORY_PAGE_SIZE
-
-
-def _history_page(request, history: QuerySet[Match]) -> HistoryPage:
-    """The page of ``history`` that the request's ``cursor`` points at (the newest matches
-    without one), ``HISTORY_PAGE_SIZE`` matches long, read as the API's ``/players/{id}/matches/``
-    reads it (``HistoryPagination``): from the cursor's place in the order of the index
-    ``seat_history_order``, with no count, so a page deep in a long history costs what the
-    first one costs. A cursor that is none of the history's is a 404."""
-    pagination = _HistoryPages()
+def _history_page(request: HttpRequest, history: QuerySet[Match]) -> tuple[list[Match], dict]:
+    """The matches of the page of ``history`` that the request's ``cursor`` points at (the
+    newest without one), ``HISTORY_PAGE_SIZE`` long, and the page's context ``newer`` /
+    ``older``: the query strings of the pages of newer and of older matches, None at either
+    end. Read as the API's ``/players/{id}/matches/`` reads it (``matches.history``), so a page
+    deep in a long history costs what the first one costs. A cursor that is none is a 404."""
     try:
-        matches = pagination.paginate_queryset(history, Request(request))
-    except NotFound:
+        page = history_page(history, request.GET.get("cursor"), HISTORY_PAGE_SIZE)
+    except NoSuchObject:
         raise Http404("no such page") from None
-    assert matches is not None  # a paginator with a page size pages every list
-    newer, older = pagination.get_previous_link(), pagination.get_next_link()
-    return HistoryPage(matches, _query_of(newer), _query_of(older))
+    links = {"newer": _with_cursor(request, page.newer), "older": _with_cursor(request, page.older)}
+    return page.matches, links
 
 
 def _cups_chart(player: Player) -> dict:
@@ -276,8 +262,9 @@ def player(request, player_id: int):
         history = history.filter(mode=filters["mode"])
     if "result" in filters:
         history = history.filter(match_selectors.player_result_q(filters["result"]))
-    page = _history_page(request, history)
-    players = _players_by_id(seat.player_id for m in page.matches for seat in m.seats.all())
+    matches, links = _history_page(request, history)
+    players = _players_by_id(seat.player_id for m in matches for seat in m.seats.all())
+    cups = cups_of(matches)
     context = {
         "player": shown,
         "rank": ranking_selectors.player_rank(shown),
@@ -288,9 +275,10 @@ def player(request, player_id: int):
         "chart": _cups_chart(shown),
         "seasons": _season_history(shown),
         "form": form,
-        "history": [_history_row(match, shown.pk, players) for match in page.matches],
-        "newer": page.newer,
-        "older": page.older,
+        "history": [
+            _history_row(match, shown.pk, players, cups.get(match.pk, {})) for match in matches
+        ],
+        **links,
     }
     return render(request, "pages/player.html", context)
 
@@ -447,7 +435,7 @@ def match(request, match_id: int):
     seats = list(shown.seats.all())
     players = {seat.seat: seat.player_id for seat in seats}
     names = _players_by_id(players.values())
-    cups = {change.player_id: change.delta for change in shown.cup_changes.all()}
+    cups = cups_of([shown]).get(shown.pk, {})  # the match's own cups, not a void's
     rounds = list(shown.rounds.all())
     context = {
         "match": shown,

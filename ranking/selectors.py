@@ -15,7 +15,7 @@ rebuild_ladder --fix`` rebuilds the counts.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
@@ -34,7 +34,7 @@ from ranking.board import (
     group_at,
     is_on_board,
 )
-from ranking.models import CupChange, SeasonEnd, SeasonStanding
+from ranking.models import CupChange, CupKind, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season
 from stats.models import SeasonStats
@@ -281,6 +281,21 @@ def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
         LedgerEntry(change.created_at, change.delta, change.cups_after, change.match_id)
         for change in changes
     ]
+
+
+def matches_cups(match_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+    """The cups each of the matches gave (KORT_RULES §7; API.md "Matches": ``cups``):
+    ``{match id: {player id: delta}}``, from the ledger's rows of kind ``match`` (a void adds
+    rows of kind ``void`` beside them, §11, and the match still shows what it gave). The players
+    of a match come in the ledger's order, newest first; a match with no such rows (not
+    finalized, a room match) is left out. One query, whatever the number of matches."""
+    rows = CupChange.objects.filter(match_id__in=set(match_ids), kind=CupKind.MATCH)
+    cups: dict[int, dict[int, int]] = {}
+    for match_id, player_id, delta in rows.order_by("-created_at", "-id").values_list(
+        "match_id", "player_id", "delta"
+    ):
+        cups.setdefault(match_id, {})[player_id] = delta
+    return cups
 
 
 # --- seasons ------------------------------------------------------------------------------

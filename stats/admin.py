@@ -4,20 +4,12 @@ and voiding."""
 from django.contrib import admin
 
 from players.admin import ReadOnlyAdminMixin
-from stats.models import PlayerStats, SeasonStats
+from stats.models import COUNT_FIELDS, PlayerStats, SeasonStats
 
 
 @admin.register(PlayerStats)
 class PlayerStatsAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = [
-        "player",
-        "matches_played",
-        "matches_won",
-        "rounds_played",
-        "rounds_won",
-        "bavan_called",
-        "bavan_made",
-    ]
+    list_display = ["player", *COUNT_FIELDS]
     search_fields = ["player__username", "player__display_name"]
     list_select_related = ["player"]
 
@@ -33,8 +25,7 @@ class SeasonStatsAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "ranked_won",
         "cups",
         "best_cups",
-        "matches_played",
-        "rounds_played",
+        *COUNT_FIELDS,
     ]
     list_filter = ["season"]
     search_fields = ["player__username", "player__display_name"]

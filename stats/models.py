@@ -3,21 +3,11 @@ time, and for each season (§10)."""
 
 from django.db import models
 
-from matches.kort.rules import SHUTOUT_OUTCOMES
+from matches.kort.rules import SHUTOUT_OUTCOMES, STATS_COUNTS, outcome_count_names
 
-COUNT_FIELDS = (
-    "matches_played",
-    "matches_won",
-    "matches_lost",
-    "rounds_played",
-    "rounds_won",
-    "bavan_called",
-    "bavan_made",
-)
-"""Model field names of the plain counts, named as in ``rules.StatsLine``."""
-OUTCOME_FIELDS = {
-    outcome: (f"{outcome.value}_team", f"{outcome.value}_opponents") for outcome in SHUTOUT_OUTCOMES
-}
+COUNT_FIELDS = STATS_COUNTS
+"""Model field names of the plain counts: the fields of ``rules.StatsLine``, by the same names."""
+OUTCOME_FIELDS = {outcome: outcome_count_names(outcome) for outcome in SHUTOUT_OUTCOMES}
 """Model field names of each shutout outcome's (team, opponents) counts."""
 
 
@@ -32,7 +22,9 @@ def counts_for_the_board(ranked_played: int) -> bool:
 
 
 class StatsCounts(models.Model):
-    """The §8 counts, shared by the all-time and the per-season statistics."""
+    """The §8 counts, shared by the all-time and the per-season statistics: a column for each
+    of ``COUNT_FIELDS`` and ``OUTCOME_FIELDS``, in that order (spelled out for the migrations;
+    ``tests/stats/test_counts.py`` checks they are the rules' list)."""
 
     matches_played = models.PositiveIntegerField(default=0)
     matches_won = models.PositiveIntegerField(default=0)

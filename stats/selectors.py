@@ -2,6 +2,7 @@
 
 from collections.abc import Iterable
 
+from matches.kort.rules import STATS_SIDES
 from players.models import Player
 from stats.models import (
     COUNT_FIELDS,
@@ -30,8 +31,10 @@ def player_stats(player: Player, season: int | None = None) -> dict:
 def _figures(stats: StatsCounts, *, cups: int, best_cups: int) -> dict:
     figures = {name: getattr(stats, name) for name in COUNT_FIELDS}
     figures["outcomes"] = {
-        outcome.value: {"team": getattr(stats, team), "opponents": getattr(stats, opponents)}
-        for outcome, (team, opponents) in OUTCOME_FIELDS.items()
+        outcome.value: {
+            side: getattr(stats, name) for side, name in zip(STATS_SIDES, names, strict=True)
+        }
+        for outcome, names in OUTCOME_FIELDS.items()
     }
     figures["cups"] = cups
     figures["best_cups"] = best_cups

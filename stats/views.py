@@ -1,44 +1,47 @@
 """Statistics endpoints (API.md "Players": ``/players/{id}/stats/``, ``/players/me/stats/``;
 "Seasons": ``?season=N``)."""
 
+from collections.abc import Callable
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches.kort.rules import SHUTOUT_OUTCOMES, STATS_SIDES
 from players.auth import IsPlayer
 from players.models import Player
 from seasons.selectors import season_get
+from stats.models import COUNT_FIELDS
 from stats.selectors import player_stats
 
 
-class OutcomeCountSerializer(serializers.Serializer):
-    team = serializers.IntegerField()
-    opponents = serializers.IntegerField()
+def _serializer(name: str, fields: Callable[[], dict[str, serializers.Field]]) -> type:
+    """A serializer (for the schema) named ``name`` of the fields ``fields()`` makes, in their
+    order (a serializer orders its fields as they were made)."""
+    return type(name, (serializers.Serializer,), fields())
 
 
-class OutcomesSerializer(serializers.Serializer):
-    kort = OutcomeCountSerializer()
-    at_kort = OutcomeCountSerializer()
-    bavan = OutcomeCountSerializer()
-    at_bavan = OutcomeCountSerializer()
-    bavan_failed = OutcomeCountSerializer()
-
-
-class PlayerStatsSerializer(serializers.Serializer):
-    """The KORT_RULES §8 figures of one player."""
-
-    matches_played = serializers.IntegerField()
-    matches_won = serializers.IntegerField()
-    matches_lost = serializers.IntegerField()
-    rounds_played = serializers.IntegerField()
-    rounds_won = serializers.IntegerField()
-    cups = serializers.IntegerField()
-    best_cups = serializers.IntegerField()
-    outcomes = OutcomesSerializer()
-    bavan_called = serializers.IntegerField()
-    bavan_made = serializers.IntegerField()
+OutcomeCountSerializer = _serializer(
+    "OutcomeCountSerializer", lambda: {side: serializers.IntegerField() for side in STATS_SIDES}
+)
+OutcomesSerializer = _serializer(
+    "OutcomesSerializer",
+    lambda: {outcome.value: OutcomeCountSerializer() for outcome in SHUTOUT_OUTCOMES},
+)
+PlayerStatsSerializer = _serializer(
+    "PlayerStatsSerializer",
+    lambda: {
+        **{name: serializers.IntegerField() for name in COUNT_FIELDS},
+        "outcomes": OutcomesSerializer(),
+        "cups": serializers.IntegerField(),
+        "best_cups": serializers.IntegerField(),
+    },
+)
+"""The KORT_RULES §8 figures of one player, in the order of the answer: the counts of the
+rules' list (``rules.STATS_COUNTS``), each shutout outcome for and against, the cups now and
+best."""
 
 
 class SeasonQuery(serializers.Serializer):

@@ -1,12 +1,14 @@
 """The import rules of docs/architecture.md, checked on the source: no import cycle between the
-project's apps or modules, apps import only the apps below them, the pure rules import no
-framework, and services and selectors speak no HTTP."""
+project's apps or modules, apps import only the apps below them, no app reads a higher app's
+rows through the ORM relations that reach down to its own models (which no import shows), the
+pure rules import no framework, services and selectors speak no HTTP and the pages no DRF."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,6 +44,7 @@ PURE = ("domain", "matches.kort", "belote.scoring", "matches.reports", "matches.
 
 FRAMEWORKS = ("django", "rest_framework", "drf_spectacular", "celery", "rest_framework_api_key")
 HTTP = ("rest_framework", "drf_spectacular")
+DRF = ("rest_framework", "drf_spectacular", "rest_framework_api_key")
 DATA_OF_HTTP_PACKAGES = ("rest_framework.authtoken.models",)
 """A model shipped inside DRF (player tokens): data, not HTTP, so a service may write it."""
 
@@ -174,6 +177,82 @@ def test_services_and_selectors_speak_no_http():
     assert wrong == []
 
 
+def test_the_pages_import_no_drf():
+    """The pages render the selectors' plain values themselves (API.md "Players' pages"): no
+    DRF request, pagination or serializer."""
+    modules = project_modules()
+    wrong = sorted(
+        f"{module} -> {name}"
+        for module, path in modules.items()
+        if top(module) == "pages"
+        for name in imported_names(path, module)
+        if within(name, DRF)
+    )
+    assert wrong == []
+
+
+def downward_relations() -> dict[str, dict[str, str]]:
+    """For each app, the names by which its code could reach a higher app's rows through the
+    ORM: ``{lower app: {name: "higher.Model.field"}}``, the reverse accessor (``cup_changes``,
+    ``cupchange_set``) and the query name (``cup_changes__delta``) of each relation of a
+    higher app's model to one of the lower app's, from Django's app registry."""
+    from django.apps import apps
+
+    found: dict[str, dict[str, str]] = {}
+    for model in apps.get_models():
+        higher = model._meta.app_label
+        relation: Any  # a relation field: a foreign key, one-to-one or many-to-many
+        for relation in model._meta.get_fields():
+            target = relation.related_model
+            if not relation.is_relation or relation.auto_created or target is None:
+                continue
+            lower = target._meta.app_label
+            if lower == higher or lower not in ALLOWED or higher in ALLOWED[lower]:
+                continue
+            remote = relation.remote_field
+            where = f"{model._meta.label}.{relation.name}"
+            for name in (remote.get_accessor_name(), relation.related_query_name()):
+                found.setdefault(lower, {})[name] = where
+    return found
+
+
+def relation_uses(path: Path, names: Mapping[str, str]) -> Iterator[tuple[int, str]]:
+    """``(line, name)`` for each use in the file of one of ``names`` as the ORM takes it: an
+    attribute (``match.cup_changes``), a string (``prefetch_related("cup_changes")``,
+    ``values("cup_changes__delta")``) or a keyword (``filter(cup_changes__kind=...)``)."""
+
+    def named(text: str) -> str | None:
+        first = text.split("__")[0]
+        return first if first in names else None
+
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Attribute):
+            name = named(node.attr) if "__" not in node.attr else None
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            name = named(node.value)
+        elif isinstance(node, ast.keyword) and node.arg is not None:
+            name = named(node.arg)
+        else:
+            continue
+        if name is not None:
+            yield getattr(node, "lineno", 0), name
+
+
+def test_no_app_reads_a_higher_apps_rows_through_an_orm_relation():
+    """A relation of a higher app's model to a lower app's gives the lower app's models names
+    (``Match.cup_changes``) that reach the higher app's rows without an import: the lower app
+    must ask the higher one (a selector named by it) instead, as it queues its tasks."""
+    relations = downward_relations()
+    assert relations["matches"]["cup_changes"] == "ranking.CupChange.match"
+    wrong = sorted(
+        f"{module}:{line} {name} ({relations[top(module)][name]})"
+        for module, path in project_modules().items()
+        if top(module) in relations
+        for line, name in relation_uses(path, relations[top(module)])
+    )
+    assert wrong == []
+
+
 def test_the_checker_finds_a_cycle_and_reads_relative_and_nested_imports(tmp_path):
     """The checks above would pass on an empty graph: this one proves the reader and the cycle
     finder see what they are meant to see."""
@@ -183,3 +262,17 @@ def test_the_checker_finds_a_cycle_and_reads_relative_and_nested_imports(tmp_pat
     source.write_text("from . import models\n\ndef f():\n    from rest_framework import status\n")
     names = set(imported_names(source, "matches.services"))
     assert {"matches.models", "rest_framework"} <= names
+
+
+def test_the_checker_finds_the_uses_of_a_relation(tmp_path):
+    source = tmp_path / "selectors.py"
+    source.write_text(
+        "def f(match, matches):\n"
+        "    match.cup_changes.all()\n"
+        '    matches.prefetch_related("cup_changes")\n'
+        "    matches.filter(cup_changes__kind='void')\n"
+        '    matches.values("cup_changes__delta", "cups")\n'
+        "    return match.cups\n"
+    )
+    uses = sorted(relation_uses(source, {"cup_changes": "ranking.CupChange.match"}))
+    assert uses == [(2, "cup_changes"), (3, "cup_changes"), (4, "cup_changes"), (5, "cup_changes")]

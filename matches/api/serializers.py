@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
+from matches.cups import matches_cups
 from matches.kort.rules import BavanDecision, Mode, Team, Vote, cups_breakdown
 from matches.live_vote.serializers import BavanVoteSerializer, TricksSerializer
 from matches.models import Match, Round
@@ -179,15 +180,17 @@ class MatchSerializer(serializers.ModelSerializer):
         return match.wins
 
     def get_cups(self, match) -> dict[str, int] | None:
-        if match.finalized_at is None or not match.is_ranked:
+        if not match.gave_cups:
             return None
-        # The match's own rows of the ledger; a void adds reversing rows of kind "void".
-        changes = match.cup_changes.all()
-        return {str(change.player_id): change.delta for change in changes if change.kind == "match"}
+        # The match's own rows of the ladder's ledger (a void adds reversing rows beside them):
+        # those of the page's matches, read together by the view (``cups_of``), or this one's.
+        listed = self.context.get("cups")
+        given = listed if listed is not None else matches_cups([match.pk])
+        return {str(player_id): delta for player_id, delta in given.get(match.pk, {}).items()}
 
     @extend_schema_field(CupsBreakdownSerializer(allow_null=True))
     def get_cups_breakdown(self, match) -> dict | None:
-        if match.finalized_at is None or not match.is_ranked:
+        if not match.gave_cups:
             return None
         results = [round_.result for round_ in match.rounds_in_order()]
         breakdown = cups_breakdown(results, Team(match.winner), match.wins)

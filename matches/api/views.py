@@ -9,9 +9,10 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 
 from domain.ids import ID_PATTERN
-from matches import selectors, services
+from matches import history, selectors, services
 from matches.api.serializers import (
     MatchCreateSerializer,
     MatchSerializer,
@@ -19,6 +20,7 @@ from matches.api.serializers import (
     RoundReportSerializer,
     match_answer,
 )
+from matches.cups import cups_of
 from matches.kort.rules import next_trump_seat
 from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.serializers import BavanVoteSerializer
@@ -52,14 +54,43 @@ class PlayerMatchFilter(django_filters.FilterSet):
         return queryset.filter(selectors.player_result_q(value))
 
 
+def matches_listed(view: generics.GenericAPIView) -> Response:
+    """The view's page of matches, the cups of its finalized ranked matches read together."""
+    page = view.paginate_queryset(view.filter_queryset(view.get_queryset())) or []
+    context = {**view.get_serializer_context(), "cups": cups_of(page)}
+    return view.get_paginated_response(view.get_serializer(page, many=True, context=context).data)
+
+
 class HistoryPagination(CursorPagination):
     """Pages of a player's history through cursors (``next`` / ``previous``), newest first:
     each page is read from where the last one ended, so page 2,000 costs what page 1 costs.
-    ``page_size`` picks the number of matches per page (default 50, at most 100)."""
+    ``page_size`` picks the number of matches per page (default 50, at most 100). The pages
+    and their cursors are ``matches.history``'s, which the players' pages read too; this class
+    gives them the API's links and schema."""
 
-    ordering = ("-history_at", "-id")
+    page_size = history.DEFAULT_PAGE_SIZE
     page_size_query_param = "page_size"
-    max_page_size = 100
+    max_page_size = history.MAX_PAGE_SIZE
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self.page_url = request.build_absolute_uri()
+        self.read = history.history_page(
+            queryset,
+            request.query_params.get(self.cursor_query_param),
+            history.page_size(request.query_params.get(self.page_size_query_param)),
+        )
+        return self.read.matches
+
+    def get_next_link(self) -> str | None:
+        return self._link(self.read.older)
+
+    def get_previous_link(self) -> str | None:
+        return self._link(self.read.newer)
+
+    def _link(self, cursor: str | None) -> str | None:
+        if cursor is None:
+            return None
+        return replace_query_param(self.page_url, self.cursor_query_param, cursor)
 
 
 class HistoryMatchSerializer(MatchSerializer):
@@ -81,6 +112,9 @@ class PlayerMatchesView(generics.ListAPIView):
         if not Player.objects.filter(pk=player_id).exists():
             raise NotFound(f"player {player_id} does not exist")
         return selectors.player_matches(player_id)
+
+    def list(self, request, *args, **kwargs):
+        return matches_listed(self)
 
 
 class MatchViewSet(
@@ -107,6 +141,9 @@ class MatchViewSet(
         if rounds and rounds[-1].status == RoundStatus.VOTING:
             vote_selectors.match_seen(match, rounds[-1].bavan_vote, timezone.now())
         return match
+
+    def list(self, request, *args, **kwargs):
+        return matches_listed(self)
 
     def get_permissions(self):
         if self.action in ("create", "rounds"):

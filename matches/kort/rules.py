@@ -13,7 +13,7 @@ the problem concerns, so the API can answer ``{field: [message]}``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 
 from domain.errors import RuleError
@@ -472,14 +472,8 @@ class StatsLine:
 
     def __add__(self, other: StatsLine) -> StatsLine:
         return StatsLine(
-            self.matches_played + other.matches_played,
-            self.matches_won + other.matches_won,
-            self.matches_lost + other.matches_lost,
-            self.rounds_played + other.rounds_played,
-            self.rounds_won + other.rounds_won,
-            self.bavan_called + other.bavan_called,
-            self.bavan_made + other.bavan_made,
-            {
+            **{name: getattr(self, name) + getattr(other, name) for name in STATS_COUNTS},
+            outcomes={
                 o: (
                     self.outcomes[o][0] + other.outcomes[o][0],
                     self.outcomes[o][1] + other.outcomes[o][1],
@@ -491,15 +485,25 @@ class StatsLine:
     def __neg__(self) -> StatsLine:
         """The line that takes this one back out of a sum (a voided match, KORT_RULES §11)."""
         return StatsLine(
-            -self.matches_played,
-            -self.matches_won,
-            -self.matches_lost,
-            -self.rounds_played,
-            -self.rounds_won,
-            -self.bavan_called,
-            -self.bavan_made,
-            {o: (-team, -opponents) for o, (team, opponents) in self.outcomes.items()},
+            **{name: -getattr(self, name) for name in STATS_COUNTS},
+            outcomes={o: (-team, -opponents) for o, (team, opponents) in self.outcomes.items()},
         )
+
+
+STATS_COUNTS: tuple[str, ...] = tuple(
+    line_field.name for line_field in fields(StatsLine) if line_field.name != "outcomes"
+)
+"""The plain "My games" counts (KORT_RULES §8), in order: the fields of :class:`StatsLine`
+but its ``outcomes``. The one list the statistics' columns, reads and admin derive theirs from."""
+STATS_SIDES = ("team", "opponents")
+"""The two counts of each shutout outcome (KORT_RULES §8): the own team's rounds, the
+opponents'; the order of a :attr:`StatsLine.outcomes` pair."""
+
+
+def outcome_count_names(outcome: Outcome) -> tuple[str, str]:
+    """The names of ``outcome``'s (team, opponents) counts: ``"kort_team"``,
+    ``"kort_opponents"``, ... (KORT_RULES §8)."""
+    return (f"{outcome.value}_{STATS_SIDES[0]}", f"{outcome.value}_{STATS_SIDES[1]}")
 
 
 def round_stats(result: RoundResult, team: Team) -> StatsLine:

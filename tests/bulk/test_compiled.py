@@ -1,10 +1,11 @@
 """Reads compiled once (``bulk.compiled``), on the database the suite runs on (SQLite here,
 PostgreSQL in CI): the rows, their converted fields and annotations are the queryset's own, the
-SQL is built once per database, a locking read keeps the ORM's transaction rule, and a
-queryset that cannot be compiled this way is refused when first called."""
+SQL is built once per database, and a queryset that cannot be compiled this way is refused when
+first called. A locking read locks its rows and keeps the ORM's transaction rule: shown on
+PostgreSQL, where rows lock (marked ``postgres``: run in CI, skipped elsewhere)."""
 
 import pytest
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Concat
 from django.db.transaction import TransactionManagementError
@@ -13,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from bulk.compiled import CompiledRead
 from players.models import Player
 from players.services import player_create
+from tests.concurrency import at_once
 
 
 def _compiled(build, *kinds, for_write=False):
@@ -83,35 +85,55 @@ def _locking_read():
     )[0]
 
 
+def _locked_elsewhere(pk: int) -> bool:
+    """Whether a second connection (another thread's) finds the player's row locked: its
+    ``FOR UPDATE NOWAIT`` fails at once instead of waiting for the lock."""
+
+    def try_lock() -> bool:
+        try:
+            with transaction.atomic():
+                list(Player.objects.select_for_update(nowait=True).filter(pk=pk))
+        except OperationalError:
+            return True
+        return False
+
+    [locked] = at_once([try_lock])
+    return locked
+
+
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_locking_read_locks_and_runs_only_in_a_transaction_as_the_orm_says():
-    """PostgreSQL: ``FOR UPDATE``, and refused outside a transaction even once compiled.
-    SQLite has no row locks: the ORM leaves the clause out and takes the read anywhere."""
-    amir = player_create(username="amir")
+def test_a_locking_read_locks_its_rows_until_the_transaction_ends():
+    """Row locks exist on PostgreSQL only (SQLite has none, and the ORM leaves the clause out
+    there): the compiled read's ``FOR UPDATE`` holds the row against another connection until
+    the transaction ends, and only that row."""
+    amir, nima = player_create(username="amir"), player_create(username="nima")
     read = _locking_read()
-    locks = connection.features.has_select_for_update
 
     with transaction.atomic(), CaptureQueriesContext(connection) as statements:
         assert [p.pk for p in read(amir.pk)] == [amir.pk]
+        assert _locked_elsewhere(amir.pk)
+        assert not _locked_elsewhere(nima.pk)
 
-    assert ("FOR UPDATE" in statements[0]["sql"]) == locks
-    if locks:
-        with pytest.raises(TransactionManagementError):
-            read(amir.pk)
-    else:
-        assert [p.pk for p in read(amir.pk)] == [amir.pk]
+    assert "FOR UPDATE" in statements[0]["sql"]
+    assert not _locked_elsewhere(amir.pk)
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_locking_read_first_called_outside_a_transaction_is_refused_where_rows_lock():
+def test_a_locking_read_is_refused_outside_a_transaction_first_called_or_compiled():
+    """The ORM's rule, which it checks only while compiling, holds for every call: refused
+    outside a transaction before the first compilation and after it, locking nothing."""
     amir = player_create(username="amir")
     read = _locking_read()
 
-    if connection.features.has_select_for_update:
-        with pytest.raises(TransactionManagementError):
-            read(amir.pk)
-    else:
-        assert [p.pk for p in read(amir.pk)] == [amir.pk]
+    with pytest.raises(TransactionManagementError):
+        read(amir.pk)
+    with transaction.atomic():
+        read(amir.pk)
+    with pytest.raises(TransactionManagementError):
+        read(amir.pk)
+    assert not _locked_elsewhere(amir.pk)
 
 
 def test_an_argument_the_sql_does_not_take_once_is_refused(db):

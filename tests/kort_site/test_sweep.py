@@ -10,6 +10,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.utils import timezone
 
+from delivery import sweep as delivery_sweep
+from delivery.queue import queue
 from kort_site.celery import app as celery_app
 from kort_site.tasks import SWEEPS
 from matches.models import Match
@@ -51,8 +53,34 @@ def test_manage_py_sweep_finalizes_a_lost_match_on_the_embedded_default(service,
     assert Match.objects.get(pk=match_id).status == "finalized"
 
 
-def test_the_task_sweeps_with_the_settings_grace(service, cast):
+def test_the_task_queues_again_exactly_the_work_lost_past_the_grace(service, cast, monkeypatch):
+    """Two matches whose finalization was lost: the one completed more than
+    ``KORT_SWEEP_GRACE_SECONDS`` ago is queued again (and finalized, the tasks being
+    in-process), the one completed within the grace is left to its own task; a second sweep
+    finds nothing."""
+    grace = timedelta(seconds=settings.KORT_SWEEP_GRACE_SECONDS)
     with broker_unreachable():
-        match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")])
+        with time_machine.travel(timezone.now() - 2 * grace):
+            lost = match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")])
+        recent = match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")])
+    queued = []
 
-    assert celery_app.tasks["kort_site.sweep"].delay().get()["matches awaiting finalization"] == 0
+    def recorded(task: str, pk: int) -> bool:
+        queued.append((task, pk))
+        return queue(task, pk)
+
+    monkeypatch.setattr(delivery_sweep, "queue", recorded)
+    first = celery_app.tasks["kort_site.sweep"].delay().get()
+    swept = list(queued)
+    second = celery_app.tasks["kort_site.sweep"].delay().get()
+
+    assert first == {
+        "matches awaiting finalization": 1,
+        "live votes past their deadline": 0,
+        "live votes with bot votes due": 0,
+    }
+    assert swept == [("ranking.finalize_match", lost)]
+    statuses = dict(Match.objects.filter(pk__in=[lost, recent]).values_list("pk", "status"))
+    assert statuses == {lost: "finalized", recent: "completed"}
+    assert second == dict.fromkeys(first, 0)
+    assert queued == swept

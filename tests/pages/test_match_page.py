@@ -10,7 +10,15 @@ import time_machine
 from pages.labels import card_shown
 from players.services import player_create, player_token
 from ranking.services import match_void
-from tests.api_steps import ids_of, match_play, match_read, match_start, round_body, rounds_report
+from tests.api_steps import (
+    ids_of,
+    match_play,
+    match_read,
+    match_start,
+    player_read,
+    round_body,
+    rounds_report,
+)
 from tests.matches.play_records import bot_record, played
 from tests.pages.html import table_rows, text_of
 
@@ -176,8 +184,9 @@ def test_the_page_costs_the_same_queries_however_many_rounds(
 ):
     room = match_start(service, ids_of(cast), mode="room")
     rounds_report(service, room, [round_body(0, 7, 1)] * rounds)
-    # the match, its seats, rounds and cup changes, the players' names, the last round's vote
-    with django_assert_num_queries(6):
+    # the match, its seats and rounds, the players' names, the last round's vote (and no cups:
+    # a room match gives none)
+    with django_assert_num_queries(5):
         page(client, f"/en/matches/{room}/")
 
 
@@ -194,12 +203,25 @@ def test_an_unknown_match_is_a_404(client):
 
 
 @pytest.mark.parametrize(("lang", "label"), [("en", "Void"), ("ru", "Аннулирован")])
-def test_a_voided_match_reads_as_void(client, service, cast, lang, label):
-    """KORT_RULES §11: a voided match stays in the histories, marked void."""
+def test_a_voided_match_reads_as_void_and_shows_the_cups_it_gave(
+    api, client, service, cast, lang, label
+):
+    """KORT_RULES §11: a voided match stays in the histories, marked void, and still shows
+    the cups it gave (the API's ``cups``), not the void's rows that took them back."""
     match_id = match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")])
     match_void(match_id, "a cheater at the table")
+    given = match_read(api, match_id)["cups"]
+    taken_back = {}
+    for player in cast:
+        for entry in player_read(api, player.id, "cups/")["results"]:
+            if entry["kind"] == "void" and entry["match"] == match_id:
+                taken_back[str(player.id)] = entry["delta"]
 
     response = client.get(f"/{lang}/matches/{match_id}/")
 
     assert response.status_code == 200
     assert label in response.content.decode()
+    shown = [row.cells[3].replace("\u2212", "-") for row in table_rows(response.content, "seats")]
+    assert given == {str(p.id): cups for p, cups in zip(cast, (10, -5, 10, -5), strict=True)}
+    assert taken_back == {player_id: -cups for player_id, cups in given.items()}
+    assert shown == [f"{given[str(p.id)]:+d}" for p in cast]

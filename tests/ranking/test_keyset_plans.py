@@ -33,6 +33,7 @@ def test_a_batch_deep_in_the_board_is_an_index_range(db):
     with connection.cursor() as cursor:
         cursor.execute(f"ANALYZE {Player._meta.db_table}")
     deep = Player.objects.filter(cups=10).order_by("cups_changed_at", "id").first()
+    assert deep is not None
     after = BoardKey.of(deep)
 
     batch = leaderboard_after(after, 100)
