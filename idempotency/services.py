@@ -18,6 +18,11 @@ from django.utils import timezone
 
 from idempotency.models import IdempotencyKey
 
+ABANDONED_AFTER = timedelta(minutes=5)
+"""A claim still without an answer this long after it was made is taken for lost (its process
+died mid-request): the next request with the key claims it afresh. A request takes well under a
+second; gunicorn stops a worker stuck for 30 s."""
+
 
 class Claim(enum.Enum):
     """What a request with a key finds (API.md "Conventions")."""
@@ -41,8 +46,9 @@ class Claimed:
 
 def key_claim(*, scope: str, key: str, fingerprint: str) -> Claimed:
     """Claim ``key`` for ``scope`` (the credential's hash) and a request of ``fingerprint``
-    (the hash of its method, path and body), or say what holds it already. A row older than
-    ``KORT_IDEMPOTENCY_HOURS`` is taken for absent: it is replaced."""
+    (the hash of its method, path and body), or say what holds it already. A row past its
+    time (an answer older than ``KORT_IDEMPOTENCY_HOURS``, a claim abandoned for
+    :data:`ABANDONED_AFTER`) is taken for absent: it is replaced."""
     now = timezone.now()
     row = None
     for _ in range(2):
@@ -56,11 +62,19 @@ def key_claim(*, scope: str, key: str, fingerprint: str) -> Claimed:
             row = IdempotencyKey.objects.filter(scope=scope, key=key).first()
         if row is None:  # released meanwhile: claim again
             continue
-        if row.created_at > _oldest_kept(now):
+        if not _outlived(row, now):
             return Claimed(_found(row, fingerprint), row)
         IdempotencyKey.objects.filter(pk=row.pk, created_at=row.created_at).delete()
     # Claimed and released again by others twice meanwhile: as good as in flight.
     return Claimed(Claim.IN_FLIGHT, row)
+
+
+def _outlived(row: IdempotencyKey, now: datetime) -> bool:
+    """Whether ``row`` is past its time: its answer older than ``KORT_IDEMPOTENCY_HOURS``, or
+    its claim abandoned."""
+    if row.status is None:
+        return row.created_at <= now - ABANDONED_AFTER
+    return row.created_at <= _oldest_kept(now)
 
 
 def _found(row: IdempotencyKey, fingerprint: str) -> Claim:

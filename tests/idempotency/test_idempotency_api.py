@@ -112,6 +112,26 @@ def test_a_repeat_while_the_first_is_in_flight_is_a_409(service, cast):
     assert Match.objects.count() == 1
 
 
+def test_a_claim_abandoned_mid_request_is_claimed_afresh(service, cast):
+    # A request whose process died after the claim: the key answers 409 for 5 minutes only.
+    create = match_services.match_create
+
+    def create_and_abandon(**kwargs):
+        IdempotencyKey.objects.update(created_at=timezone.now() - timedelta(minutes=5, seconds=1))
+        return create(**kwargs)
+
+    abandon = mock.patch.object(match_services, "match_create", create_and_abandon)
+    never_kept = mock.patch("kort_site.idempotency.key_keep")
+    with abandon, never_kept:
+        keyed(service.client, MATCHES, new_match(cast), "abandoned")
+
+    again = keyed(service.client, MATCHES, new_match(cast), "abandoned")
+
+    assert again.status_code == 201
+    assert "Idempotent-Replayed" not in again
+    assert Match.objects.count() == 2
+
+
 def test_a_5xx_is_not_kept_and_the_key_may_be_used_again(service_key, cast):
     client = APIClient(raise_request_exception=False)
     client.credentials(HTTP_AUTHORIZATION=f"Api-Key {service_key}")
