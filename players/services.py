@@ -48,13 +48,12 @@ def _login_create(username: str):
     """The login user of a human player (no password: players act through tokens).
 
     Raises:
-        RuleError: a login with that name exists already (field ``username``): a player's, or
-            one a concurrent request made for the same name a moment ago.
+        RuleError: a login with that name exists already (field ``username``).
     """
     login = f"player.{username}"
     users = get_user_model().objects
     if users.filter(username__iexact=login).exists():
-        raise _username_taken(username)
+        raise RuleError("username", f"the username {username!r} is already taken")
     user = users.model(username=login)
     user.set_unusable_password()
     user.save()

@@ -43,11 +43,13 @@ def test_one_username_from_8_threads_is_one_player_and_seven_400s(service_key, r
 
     assert Counter(a.status_code for a in answers) == {201: 1, 400: 7}
     # Refused as a name taken one after the other is: by the serializer's check when the first
-    # player was stored before it ran, else by the service's (its check or the constraint).
+    # player was stored before it ran, else by the service's (its checks of the player and of
+    # its login, or the unique constraint).
     refused = {message for a in answers if a.status_code == 400 for message in a.json()["username"]}
     assert refused <= {
         "player with this username already exists.",
         "a player named 'amir' exists already (names ignore case)",
+        "the username 'amir' is already taken",
     }
     assert all(list(a.json()) == ["username"] for a in answers if a.status_code == 400)
     assert Player.objects.filter(username="amir").count() == 1
