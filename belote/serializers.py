@@ -99,12 +99,24 @@ class DealScoreSerializer(serializers.Serializer):
 
 class DealAddSerializer(DealSerializer):
     """A deal for a score sheet: the column that played the contract, and the deal as for
-    ``/score/``. ``validated_data`` is ``{"playing_pair": ..., "deal": Deal}``."""
+    ``/score/``, and optionally its place (``deal``). ``validated_data`` is
+    ``{"playing_pair": ..., "place": int | None, "deal": Deal}``."""
 
     playing_pair = serializers.ChoiceField(choices=BelotePair.values)
+    deal = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="the deal's place in the sheet (1, 2, ...): a resend of a stored deal with the "
+        "same place and body returns the sheet unchanged (200), another body is a 409, a "
+        "place that skips ahead a 400; without it every POST is a new deal",
+    )
 
     def validate(self, attrs):
-        return {"playing_pair": attrs["playing_pair"], **super().validate(attrs)}
+        return {
+            "playing_pair": attrs["playing_pair"],
+            "place": attrs.get("deal"),
+            **super().validate(attrs),
+        }
 
 
 class SheetPairsSerializer(serializers.Serializer):

@@ -76,7 +76,9 @@ class BeloteProtocolViewSet(
     @extend_schema(
         request=DealAddSerializer,
         responses={
+            200: OpenApiResponse(ProtocolSerializer, "a resend of the stored deal at `deal`"),
             201: ProtocolSerializer,
+            409: OpenApiResponse(description="`deal` names a stored deal with another body"),
             403: OpenApiResponse(
                 description="not the service key that opened the sheet (API.md: Ownership), "
                 "or not a service key"
@@ -85,11 +87,14 @@ class BeloteProtocolViewSet(
     )
     @action(detail=True, methods=["post"])
     def deals(self, request, pk=None):
-        """Score a deal and add it to the sheet as its next deal; answers with the whole sheet."""
+        """Score a deal and add it to the sheet as its next deal (or, with ``deal``, at that
+        place); answers with the whole sheet."""
         given = DealAddSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        services.deal_add(protocol_id=int(pk), service_key=request.auth, **given.validated_data)
-        return self._sheet(int(pk), status.HTTP_201_CREATED)
+        _, created = services.deal_add(
+            protocol_id=int(pk), service_key=request.auth, **given.validated_data
+        )
+        return self._sheet(int(pk), status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
     def _sheet(self, protocol_id: int, status_code: int) -> Response:
         protocol = selectors.protocol_with_deals().get(pk=protocol_id)

@@ -1,14 +1,18 @@
 """The OpenAPI schema as the server answers (API.md "Conventions"): each operation lists the
 credentials it takes and the errors it can give, with their bodies.
 
+- Idempotency: every ``POST`` takes the optional ``Idempotency-Key`` header
+  (``kort_site.idempotency``), and can answer 409 (its first request still running) and 422
+  (the key used with another body).
 - Security: an operation that needs a service key lists only the service key; one that needs a
   player token only the token; the public ones take either, or none.
 - Errors: 401 (bad credentials) and 429 (over the rate) wherever credentials are read and
   requests counted (everywhere but the operator's endpoints); 400 where a body or a query
-  parameter is read; 403 where a credential of a kind is needed; 404 where the path names an
-  object or the list has pages; 413 and 415 where a body is sent. A view adds the errors only
-  it knows of (a 409, an ownership 403, a 400 of its own) as ``OpenApiResponse``\\s with a
-  description, and gets the error body filled in here.
+  parameter is read, and on every ``POST`` (a malformed ``Idempotency-Key``); 403 where a
+  credential of a kind is needed; 404 where the path names an object or the list has pages;
+  413 and 415 where a body is sent. A view adds the errors only it knows of (a 409, an
+  ownership 403, a 400 of its own) as ``OpenApiResponse``\\s with a description, and gets the
+  error body filled in here.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import OpenApiParameter
 
+from kort_site.idempotency import HEADER as IDEMPOTENCY_KEY
+from kort_site.idempotency import KEY_SCHEMA_PATTERN
 from players.auth import IsPlayer, IsServiceKey
 
 SERVICE_KEY_SCHEME = "ServiceKey"
@@ -24,7 +30,7 @@ PLAYER_TOKEN_SCHEME = "tokenAuth"
 NEVER_A_400 = {"page", "cursor"}
 """Query parameters no value of which is refused with a 400 (a page past the end, or a cursor
 that is not one, is a 404). A ``season`` that is no season's number is a 404 too."""
-FIELD_ERROR_CODES = ("400", "409")
+FIELD_ERROR_CODES = ("400", "409", "422")
 """The errors whose body names each field at fault; the others have a ``detail``."""
 
 ERROR = {
@@ -46,11 +52,22 @@ ERROR_DESCRIPTIONS = {
     "403": "This credential may not do this (a player token where a service key is needed, "
     "or the reverse).",
     "404": "No such object, or no such page.",
+    "409": "The first request with this `Idempotency-Key` is still being processed.",
     "413": "The body is over the size limit (KORT_MAX_BODY_BYTES, 1 MiB by default).",
     "415": "The body is not JSON (`Content-Type: application/json`).",
+    "422": "This `Idempotency-Key` was used with another request (method, path or body).",
     "429": "Over the request rate of this credential or address; `Retry-After` gives the "
     "seconds to wait.",
 }
+IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
+    IDEMPOTENCY_KEY,
+    type={"type": "string", "minLength": 1, "maxLength": 255, "pattern": KEY_SCHEMA_PATTERN},
+    location=OpenApiParameter.HEADER,
+    description="Makes a retry safe (API.md: Conventions): the first answer is kept for "
+    "KORT_IDEMPOTENCY_HOURS (24 by default) per credential and key, and a repeat with the same "
+    "body gets it again with `Idempotent-Replayed: true`, writing nothing. Ignored by a player "
+    "token's mint, whose answer is shown once.",
+)
 RETRY_AFTER = {
     "Retry-After": {
         "schema": {"type": "integer"},
@@ -76,6 +93,12 @@ class KortAutoSchema(AutoSchema):
             return PLAYER_TOKEN_SCHEME
         return None
 
+    def get_override_parameters(self):
+        parameters = super().get_override_parameters()
+        if self.method == "POST":
+            return [*parameters, IDEMPOTENCY_KEY_HEADER]
+        return parameters
+
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         for code in self._error_codes():
@@ -100,7 +123,9 @@ class KortAutoSchema(AutoSchema):
         codes = ["401"] if self.view.get_authenticators() else []
         if self.view.get_throttles():
             codes.append("429")
-        if takes_body or queried - NEVER_A_400:
+        if body and self.method == "POST":
+            codes.extend(("400", "409", "422"))
+        elif takes_body or queried - NEVER_A_400:
             codes.append("400")
         if self._only_scheme() is not None:
             codes.append("403")

@@ -30,6 +30,8 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_NUM_PROXIES | 0 | trusted proxies in front of the service, whose `X-Forwarded-For` gives the client address |
 | KORT_CACHE_URL | CELERY_BROKER_URL if Redis, else process memory | the cache that counts requests, e.g. redis://127.0.0.1:6379/1 |
 | KORT_SEASON_CHECK_SECONDS | 60 | how often Celery beat looks for a season whose end has come (KORT_RULES §10) |
+| KORT_IDEMPOTENCY_HOURS | 24 | how long the first answer to a POST with an `Idempotency-Key` is kept for its repeats |
+| KORT_IDEMPOTENCY_PURGE_SECONDS | 3600 | how often Celery beat deletes the idempotency keys older than that |
 | KORT_SEASON_RESET_FLOOR | 0 | T of the soft reset that opens a season: cups up to T stay, half of the rest is kept (KORT_RULES §10) |
 | KORT_METRICS_ALLOW | 127.0.0.0/8,::1 | the networks whose addresses may read `/metrics` (others get a 403) |
 | PROMETHEUS_MULTIPROC_DIR | (none: each process counts alone) | a directory where every web and worker process of a machine writes its metric counts, so `/metrics` adds them up; emptied when gunicorn starts |
@@ -79,6 +81,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "kort_site",
+    "idempotency",
     "players",
     "seasons",
     "matches",
@@ -91,6 +94,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "kort_site.operations.metrics.RequestMetricsMiddleware",
     "kort_site.middleware.ApiEdgesMiddleware",
+    "kort_site.idempotency.IdempotencyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -290,6 +294,12 @@ KORT_SEASON_CHECK_SECONDS = env.int("KORT_SEASON_CHECK_SECONDS", default=60)
 KORT_SEASON_RESET_FLOOR = env.int("KORT_SEASON_RESET_FLOOR", default=0)
 if KORT_SEASON_RESET_FLOOR < 0:
     raise ImproperlyConfigured("KORT_SEASON_RESET_FLOOR must be 0 or more (KORT_RULES §10)")
+# Idempotency keys (API.md "Conventions"): the first answer to a POST with an Idempotency-Key is
+# kept this long for its repeats (kort_site.idempotency); Celery beat deletes the older ones.
+KORT_IDEMPOTENCY_HOURS = env.int("KORT_IDEMPOTENCY_HOURS", default=24)
+if KORT_IDEMPOTENCY_HOURS < 1:
+    raise ImproperlyConfigured("KORT_IDEMPOTENCY_HOURS must be 1 or more")
+KORT_IDEMPOTENCY_PURGE_SECONDS = env.int("KORT_IDEMPOTENCY_PURGE_SECONDS", default=3600)
 CELERY_BEAT_SCHEDULE = {
     # Celery beat looks for a season whose end has come (KORT_RULES §10).
     "end-due-seasons": {"task": "ranking.end_due_seasons", "schedule": KORT_SEASON_CHECK_SECONDS},
@@ -298,6 +308,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": KORT_SWEEP_SECONDS,
         # A sweep no worker took before the next one is due is dropped, not piled up.
         "options": {"expires": KORT_SWEEP_SECONDS},
+    },
+    "purge-idempotency-keys": {
+        "task": "kort_site.purge_idempotency_keys",
+        "schedule": KORT_IDEMPOTENCY_PURGE_SECONDS,
+        "options": {"expires": KORT_IDEMPOTENCY_PURGE_SECONDS},
     },
 }
 # Publishing fails fast: two more tries 0.2 s apart and a 2 s connection timeout, so a request

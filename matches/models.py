@@ -68,6 +68,13 @@ class Match(models.Model):
     void_season = models.PositiveIntegerField(
         null=True, blank=True, help_text="The season in which the void's reversal was written."
     )
+    create_body = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The body that created the match: mode, seats, first_trump_seat and rounds "
+        "(API.md: a resend with its external_id is compared with it).",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

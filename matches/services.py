@@ -64,12 +64,15 @@ def match_create(
             ``number`` skips ahead or repeats an earlier one (field ``rounds[i].number``).
         InvalidRoundError: a round the rules or its record refuse (field
             ``rounds[i].<field>``, as for :func:`round_report`).
-        Conflict: a round after the match ended (field ``rounds[i].match``).
+        Conflict: a round after the match ended (field ``rounds[i].match``); ``external_id``
+            names a match this key created with another body (field ``external_id``, naming
+            the fields that differ; nothing is written).
     """
+    body = _create_body(mode, seats, first_trump_seat, rounds)
     if external_id is not None:
         existing = Match.objects.filter(service_key=service_key, external_id=external_id).first()
         if existing is not None:
-            return existing, False
+            return _same_body(existing, body), False
     try:
         with transaction.atomic():
             match = _match_insert(
@@ -80,6 +83,7 @@ def match_create(
                 external_id,
                 client_version,
                 require_play,
+                body,
             )
             stored: list[Round] = []
             for index, report in enumerate(rounds):
@@ -95,8 +99,46 @@ def match_create(
         existing = Match.objects.filter(service_key=service_key, external_id=external_id).first()
         if external_id is None or existing is None:
             raise
-        return existing, False
+        return _same_body(existing, body), False
     return match, True
+
+
+def _create_body(
+    mode: str, seats: Sequence[int], first_trump_seat: int, rounds: Sequence[RoundReport]
+) -> dict[str, Any]:
+    """The fields of a create body that a resend with its ``external_id`` must repeat (API.md
+    "Conventions"), in JSON types; a round as given (its report, ``play`` and ``number``)."""
+    return {
+        "mode": mode,
+        "seats": list(seats),
+        "first_trump_seat": first_trump_seat,
+        "rounds": [
+            {
+                **report.body(),
+                **({} if report.play is None else {"play": report.play}),
+                **({} if report.number is None else {"number": report.number}),
+            }
+            for report in rounds
+        ],
+    }
+
+
+def _same_body(existing: Match, body: dict[str, Any]) -> Match:
+    """``existing``, created with ``body``'s fields (those it stored: a match older than its
+    ``create_body`` has mode, seats and first_trump_seat).
+
+    Raises:
+        Conflict: a field differs (field ``external_id``, naming each that differs).
+    """
+    stored = existing.create_body or {}
+    differ = [name for name in body if name in stored and stored[name] != body[name]]
+    if differ:
+        raise Conflict(
+            "external_id",
+            f"match {existing.pk} was created with this external_id and another "
+            f"{', '.join(differ)}; a resend must repeat the body that created it",
+        )
+    return existing
 
 
 def _check_not_repeated(report: RoundReport, expected: int) -> None:
@@ -110,7 +152,14 @@ def _check_not_repeated(report: RoundReport, expected: int) -> None:
 
 
 def _match_insert(
-    service_key, mode, seat_ids, first_trump_seat, external_id, client_version, require_play
+    service_key,
+    mode,
+    seat_ids,
+    first_trump_seat,
+    external_id,
+    client_version,
+    require_play,
+    create_body,
 ):
     players = _seat_players(seat_ids)
     match = Match.objects.create(
@@ -122,6 +171,7 @@ def _match_insert(
         external_id=external_id,
         service_key=service_key,
         client_version=client_version,
+        create_body=create_body,
     )
     seats = Seat.objects.bulk_create(
         Seat(match=match, seat=seat, player=player, match_created_at=match.created_at)

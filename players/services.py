@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from domain.errors import RuleError
@@ -23,19 +23,25 @@ def player_create(*, username: str, display_name: str = "", is_bot: bool = False
     match adds to them (KORT_RULES §8).
 
     Raises:
-        RuleError: the username is taken, ignoring case (field ``username``).
+        RuleError: the username is taken, ignoring case (field ``username``), also when a
+            concurrent request takes it first (the unique constraint decides).
     """
     if Player.objects.filter(username__iexact=username).exists():
-        raise RuleError(
-            "username", f"a player named {username!r} exists already (names ignore case)"
-        )
-    with transaction.atomic():
-        user = None
-        if not is_bot:
-            user = _login_create(username)
-        return Player.objects.create(
-            username=username, display_name=display_name or username, is_bot=is_bot, user=user
-        )
+        raise _username_taken(username)
+    try:
+        with transaction.atomic():
+            user = None
+            if not is_bot:
+                user = _login_create(username)
+            return Player.objects.create(
+                username=username, display_name=display_name or username, is_bot=is_bot, user=user
+            )
+    except IntegrityError:
+        raise _username_taken(username) from None
+
+
+def _username_taken(username: str) -> RuleError:
+    return RuleError("username", f"a player named {username!r} exists already (names ignore case)")
 
 
 def _login_create(username: str):

@@ -18,6 +18,7 @@ ALLOWED = {
     "domain": set(),
     "delivery": set(),
     "bulk": set(),
+    "idempotency": set(),
     "players": {"domain", "bulk"},
     "seasons": {"domain", "bulk"},
     "matches": {"domain", "bulk", "delivery", "players", "seasons"},
@@ -28,6 +29,7 @@ ALLOWED = {
     "kort_site": {
         "domain",
         "delivery",
+        "idempotency",
         "matches",
         "players",
         "stats",

@@ -155,11 +155,15 @@ class MatchViewSet(
         responses={
             200: OpenApiResponse(MatchSerializer, "this key created the match already"),
             201: MatchSerializer,
-            409: OpenApiResponse(description="a round of `rounds` after the match ended"),
+            409: OpenApiResponse(
+                description="a round of `rounds` after the match ended, or an `external_id` "
+                "this key created a match with from another body (the fields that differ named)"
+            ),
         },
     )
     def create(self, request):
-        """Create a match (service key); the same ``external_id`` again returns it (200)."""
+        """Create a match (service key); the same ``external_id`` and body again returns it
+        (200), with another body it is a 409."""
         given = MatchCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         fields = dict(given.validated_data)

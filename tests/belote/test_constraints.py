@@ -35,7 +35,7 @@ def test_a_deal_that_breaks_a_rule_cannot_be_stored(db, change):
         playing_took_tricks=True,
         whisting_took_tricks=True,
     )
-    stored = services.deal_add(protocol_id=sheet.pk, playing_pair="pair_1", deal=deal)
+    stored, _ = services.deal_add(protocol_id=sheet.pk, playing_pair="pair_1", deal=deal)
     with pytest.raises(IntegrityError):
         BeloteDeal.objects.filter(pk=stored.pk).update(**change)
 

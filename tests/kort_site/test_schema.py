@@ -54,18 +54,26 @@ def test_each_operation_lists_the_credentials_it_takes(schema, method, path, sec
 @pytest.mark.parametrize(
     ("method", "path", "errors"),
     [
-        ("post", "players/", {"400", "401", "403", "413", "415", "429"}),
-        ("post", "players/{id}/token/", {"400", "401", "403", "404", "413", "429"}),
-        ("post", "matches/{id}/rounds/", {"400", "401", "403", "404", "409", "413", "415", "429"}),
+        ("post", "players/", {"400", "401", "403", "409", "413", "415", "422", "429"}),
+        (
+            "post",
+            "players/{id}/token/",
+            {"400", "401", "403", "404", "409", "413", "422", "429"},
+        ),
+        (
+            "post",
+            "matches/{id}/rounds/",
+            {"400", "401", "403", "404", "409", "413", "415", "422", "429"},
+        ),
         (
             "post",
             "matches/{match_id}/rounds/{number}/vote/",
-            {"400", "401", "403", "404", "409", "413", "415", "429"},
+            {"400", "401", "403", "404", "409", "413", "415", "422", "429"},
         ),
         (
             "post",
             "matches/{match_id}/seats/{seat}/leave/",
-            {"401", "403", "404", "409", "413", "429"},
+            {"400", "401", "403", "404", "409", "413", "422", "429"},
         ),
         ("get", "matches/{id}/", {"401", "404", "429"}),
         ("get", "leaderboard/", {"400", "401", "429"}),
@@ -78,7 +86,7 @@ def test_each_operation_documents_its_errors_with_their_bodies(schema, method, p
     assert {code for code in responses if code >= "400"} == errors
     for code in errors:
         body = responses[code]["content"]["application/json"]["schema"]["$ref"]
-        assert body.endswith("FieldErrors" if code in ("400", "409") else "Error")
+        assert body.endswith("FieldErrors" if code in ("400", "409", "422") else "Error")
     assert "Retry-After" in responses["429"]["headers"]
 
 
