@@ -34,8 +34,9 @@ SERVICES = {
 PROGRAMS = {
     "browser": ("/usr/bin/chromium", "/usr/bin/chromedriver"),
     "gettext": ("msgfmt",),
+    "redis": ("redis-server",),
 }
-"""The programs a marker needs: Debian's Chromium and its driver, gettext's compiler."""
+"""The programs a marker needs: Debian's Chromium and its driver, gettext's compiler, Redis."""
 
 
 def _missing_services(keywords) -> list[str]:

@@ -16,6 +16,8 @@ from tests.api_steps import MATCHES, ids_of, match_start, round_body
 from tests.belote.examples import EXAMPLE_1, EXAMPLE_1_SCORE
 from tests.worker import publishing_to
 
+pytestmark = pytest.mark.redis
+
 LEADERBOARD = "/api/v1/leaderboard/"
 SCORE = "/api/v1/belote/score/"
 
