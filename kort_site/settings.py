@@ -21,6 +21,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_SWEEP_GRACE_SECONDS | 5 | work due longer ago than this and not done counts as lost (swept, and listed by `rebuild_ladder`) |
 | KORT_RANKED_REQUIRE_PLAY | false | ranked matches require every round's full record (`play`) unless created with `require_play` |
 | KORT_MAX_BODY_BYTES | 1048576 | largest request body under /api/; a larger one is a 413 |
+| KORT_PLAYER_TOKEN_DAYS | 30 | days a player token minted by `POST /api/v1/players/{id}/token/` stays valid |
 | KORT_THROTTLE_ANON | 300/min | requests per client address without a valid credential (`none`: no limit) |
 | KORT_THROTTLE_PLAYER | 120/min | requests per player token |
 | KORT_THROTTLE_SERVICE | 20000/min | requests per service key |
@@ -218,6 +219,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=VOTE_LENGTH_MS // 1000)
 KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
 KORT_MAX_BODY_BYTES = env.int("KORT_MAX_BODY_BYTES", default=1024 * 1024)
+KORT_PLAYER_TOKEN_DAYS = env.int("KORT_PLAYER_TOKEN_DAYS", default=30)
+if KORT_PLAYER_TOKEN_DAYS < 1:
+    raise ImproperlyConfigured("KORT_PLAYER_TOKEN_DAYS must be 1 or more")
 
 
 def _rate(variable: str, default: str) -> str | None:

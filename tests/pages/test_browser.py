@@ -178,11 +178,11 @@ def test_the_live_vote_changes_on_the_page(browser, live_server, screenshot, api
     screenshot("match-vote-open-en")
 
     voting = f"/api/v1/matches/{match_id}/rounds/1/vote/"
-    amir = api.as_player(player_token(cast[0]))
+    amir = api.as_player(player_token(cast[0]).key)
     assert amir.post(voting, {"vote": "bavan"}).status_code == 201
     wait_for_text(browser, "Bavan!", "#votes tbody tr:first-child")
 
-    cyrus = api.as_player(player_token(cast[2]))
+    cyrus = api.as_player(player_token(cast[2]).key)
     assert cyrus.post(voting, {"vote": "stop"}).status_code == 201
     wait_for_text(browser, "No Bavan: the Kort counts", "#vote-state")
     assert "Kort" in browser.find_element(By.CSS_SELECTOR, "#rounds tbody").text
