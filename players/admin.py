@@ -90,10 +90,7 @@ class PlayerAdmin(admin.ModelAdmin):
         """The fields a change form writes: those it changed, so cups that a finalization
         wrote meanwhile stay (a new username with its folded form)."""
         changed = list(form.changed_data)
-        if "username" in changed:
-            form.instance.username_key = username_key(form.instance.username)
-            changed.append("username_key")
-        return changed
+        return [*changed, "username_key"] if "username" in changed else changed
 
 
 @admin.register(PlayerToken)

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from players.usernames import USERNAME_MAX_LENGTH, UsernameError, username_normal
+from players.usernames import USERNAME_MAX_LENGTH, UsernameError, username_key, username_normal
 
 LEADERBOARD_ORDER = ("-cups", "cups_changed_at", "id")
 """The leaderboard's order (API.md "Leaderboard"), as ``order_by`` field names: more cups
@@ -28,6 +28,17 @@ def validate_username(value: str) -> None:
         raise ValidationError(refused.message, code="invalid") from refused
 
 
+class UsernameKeyField(models.CharField):
+    """The case-folded form of the row's ``username`` (players.usernames.username_key),
+    written from it whenever the row is saved or bulk-created, as ``auto_now`` writes a
+    time: a row cannot be stored with a stale or missing key."""
+
+    def pre_save(self, model_instance, add):
+        key = username_key(model_instance.username)
+        setattr(model_instance, self.attname, key)
+        return key
+
+
 class Player(models.Model):
     """A seat-holder of the ladder. Humans may log in (a linked user, a player token); bots
     cannot. ``cups`` is the sum of the player's ledger rows; ``cups_changed_at`` is the time of
@@ -37,7 +48,7 @@ class Player(models.Model):
     them off every board while it lasts)."""
 
     username = models.CharField(max_length=40, validators=[validate_username])
-    username_key = models.CharField(
+    username_key = UsernameKeyField(
         max_length=4 * USERNAME_MAX_LENGTH,
         editable=False,
         help_text="The username case-folded (players.usernames.username_key): unique, and what "

@@ -35,16 +35,15 @@ def player_create(*, username: str, display_name: str = "", is_bot: bool = False
     player tokens). No statistics row is made: statistics read as zeros until a finalized
     match adds to them (KORT_RULES §8).
 
-    The username is stored in NFKC form and its case-folded form beside it
-    (``players.usernames``); the display name, NFKC too, defaults to the username.
+    The username is stored in NFKC form (its case-folded form beside it, written by the
+    model: ``players.usernames``); the display name, NFKC too, defaults to the username.
 
     Raises:
         UsernameError: the username breaks the rule of API.md "Players" (field ``username``).
         RuleError: the username is taken, ignoring case (field ``username``).
     """
     username = username_normal(username)
-    key = username_key(username)
-    if Player.objects.filter(username_key=key).exists():
+    if Player.objects.filter(username_key=username_key(username)).exists():
         raise RuleError(
             "username", f"a player named {username!r} already exists (names ignore case)"
         )
@@ -55,7 +54,6 @@ def player_create(*, username: str, display_name: str = "", is_bot: bool = False
             user = _login_create(username)
         return Player.objects.create(
             username=username,
-            username_key=key,
             display_name=display_name,
             is_bot=is_bot,
             user=user,

@@ -6,6 +6,10 @@ name, which ``lower()`` (of SQL or of Python) does not see. A player stores the 
 their name, :func:`username_key`, in a column of its own with a unique index, so that SQLite and
 PostgreSQL refuse the same names and a search ignores case in every script on both.
 
+The length is counted in columns, as text is laid out: a wide character (Han, Kana, Hangul:
+East Asian Width ``W`` or ``F``) takes two, so ``李雷`` (four columns) is a name, as two-character
+names in those scripts are common, while ``ab`` is too short and 30 Han characters too long.
+
 Pure: imports nothing of Django, so the model's validator, the service and the pages all ask
 these functions.
 """
@@ -20,7 +24,8 @@ USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 30
 USERNAME_RULE = (
     f"a username is {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} letters of any script, "
-    "digits, '_', '.' or '-' (no spaces, symbols or emoji)"
+    "digits, '_', '.' or '-' (no spaces, symbols or emoji; a wide character such as a Han "
+    "one counts 2)"
 )
 _MARKS_OF_LETTERS = "M"
 """Unicode's general categories of combining marks (a vowel sign of Devanagari, a harakat of
@@ -39,12 +44,12 @@ def username_normal(raw: str) -> str:
     checked against the rule.
 
     Raises:
-        UsernameError: the normal form is shorter than 3 or longer than 30 characters, or holds
+        UsernameError: the normal form is shorter than 3 or longer than 30 columns, or holds
             a character that is not a letter (with its marks), a decimal digit, ``_``, ``.`` or
             ``-``.
     """
     name = unicodedata.normalize("NFKC", raw)
-    if not USERNAME_MIN_LENGTH <= len(name) <= USERNAME_MAX_LENGTH:
+    if not USERNAME_MIN_LENGTH <= _columns(name) <= USERNAME_MAX_LENGTH:
         raise UsernameError(raw)
     previous = ""
     for character in name:
@@ -60,6 +65,10 @@ def username_key(name: str) -> str:
     ``ИВАН`` finds ``иван``."""
     folded = unicodedata.normalize("NFKC", name).casefold()
     return unicodedata.normalize("NFKC", folded)
+
+
+def _columns(name: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name)
 
 
 def _allowed(character: str, previous: str) -> bool:

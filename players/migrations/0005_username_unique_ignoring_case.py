@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='player',
             name='username_key',
-            field=models.CharField(
+            field=players.models.UsernameKeyField(
                 editable=False,
                 help_text='The username case-folded (players.usernames.username_key): unique, '
                 'and what lookups and searches by username compare.',
