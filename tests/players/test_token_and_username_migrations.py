@@ -16,8 +16,8 @@ from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE_HASHED_TOKENS = {"players": "0005_username_unique_ignoring_case"}
-BEFORE_USERNAME_KEYS = {"players": "0003_player_board_season"}
+BEFORE_HASHED_TOKENS: dict[str, str | None] = {"players": "0005_username_unique_ignoring_case"}
+BEFORE_USERNAME_KEYS: dict[str, str | None] = {"players": "0003_player_board_season"}
 OLD_KEY = "0123456789abcdef0123456789abcdef01234567"
 
 
