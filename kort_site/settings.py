@@ -7,7 +7,11 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | variable | default | meaning |
 | --- | --- | --- |
 | DJANGO_DEBUG | false | debug pages |
-| DJANGO_SECRET_KEY | a development key | 32+ characters; with debug off the web service and the worker refuse to start without it |
+| DJANGO_SECRET_KEY | a development key | 32+ characters; with debug off the web service and the worker refuse to start without it (set but empty counts as not set) |
+| DJANGO_SECURE_COOKIES | true with debug off | session and CSRF cookies only over TLS; `false` for plain HTTP |
+| SECURE_HSTS_SECONDS | 31536000 with secure cookies, else 0 | Strict-Transport-Security max-age of answers served over TLS (0: no header) |
+| SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD | false | the HSTS header's `includeSubDomains` and `preload` |
+| DJANGO_SECURE_PROXY_SSL_HEADER | false | trust the proxy's `X-Forwarded-Proto: https` as "served over TLS" (HSTS, secure redirects) |
 | DJANGO_ALLOWED_HOSTS | localhost,127.0.0.1 (any host with debug on) | comma-separated |
 | DATABASE_URL | sqlite:///db.sqlite3 | e.g. postgres://user@host:5432/kort |
 | DJANGO_CONN_MAX_AGE | 60 | seconds a database connection is kept for the next request (one per thread) |
@@ -47,7 +51,9 @@ env = environ.Env()
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 
 DEV_SECRET_KEY = "insecure-development-key-never-use-in-production"
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=DEV_SECRET_KEY)
+# An empty DJANGO_SECRET_KEY is a key not set: Django itself would stop at the first read of an
+# empty SECRET_KEY with a traceback, before the project's check (kort.E001) could say so.
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or DEV_SECRET_KEY
 # Serving with debug off and this development key is refused where the service starts:
 # kort_site.checks.require_real_secret, called by the WSGI app and the Celery worker.
 
@@ -64,6 +70,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    # Installed only for the migration that hashed its tokens into players.PlayerToken
+    # (players 0006 reads its table); nothing else uses it.
     "rest_framework.authtoken",
     "rest_framework_api_key",
     "django_filters",
@@ -82,6 +90,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "kort_site.middleware.ApiEdgesMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "pages.middleware.PagesLocaleMiddleware",
@@ -307,6 +316,38 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    # Strict-Transport-Security on every answer served over TLS (SecurityMiddleware sends it
+    # only then), on by default wherever the cookies are kept to TLS.
+    SECURE_HSTS_SECONDS = env.int(
+        "SECURE_HSTS_SECONDS", default=365 * 24 * 3600 if SESSION_COOKIE_SECURE else 0
+    )
+    # The domain's other hosts and the browsers' preload list are the operator's to decide.
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+if env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Redirecting plain HTTP to HTTPS is the TLS proxy's job, not the service's: the API never
+# redirects (API.md "Conventions") and health checks reach it over plain HTTP. So the deploy
+# check's advice to set SECURE_SSL_REDIRECT is silenced (README: "Behind TLS").
+SILENCED_SYSTEM_CHECKS = ["security.W008"]
+
+# Content-Security-Policy on every answer (django-csp): scripts, styles, images and fonts of
+# this site only, and no inline script or style, so an injected tag runs nothing. The pages,
+# the admin and the API docs (drf-spectacular's split Swagger view) load theirs from files.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 LOGGING = {
     "version": 1,
