@@ -51,13 +51,12 @@ class Served:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
         given = {"Authorization": f"Api-Key {self.key}", "Content-Type": "application/json"}
         given.update(headers or {})
-        if chunked:
-            encoded = json.dumps(body).encode()
+        encoded = None if body is None else json.dumps(body).encode()
+        if chunked and encoded is not None:
             middle = len(encoded) // 2
             payload = iter([encoded[:middle], encoded[middle:]])
             connection.request(method, path, body=payload, headers=given, encode_chunked=True)
         else:
-            encoded = None if body is None else json.dumps(body).encode()
             connection.request(method, path, body=encoded, headers=given)
         answer = connection.getresponse()
         content = answer.read()
