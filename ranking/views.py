@@ -115,6 +115,11 @@ class PlayerViewSet(
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+NON_NEGATIVE = {"type": "integer", "minimum": 0}
+"""The schema of ``limit`` and ``offset`` (API.md "Seasons": not a non-negative integer is a
+400)."""
+
+
 class BoardPagination(LimitOffsetPagination):
     """Limit/offset pages of a board (API.md "Leaderboard"): ``limit`` at most 100 (larger is
     cut to 100; missing or 0: 100), ``offset`` any rank; either one that is not a
@@ -232,8 +237,8 @@ class SeasonLeaderboardView(generics.GenericAPIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("limit", int, description="rows, at most 100, default 100"),
-            OpenApiParameter("offset", int, description="rows before the page, default 0"),
+            OpenApiParameter("limit", NON_NEGATIVE, description="rows, at most 100, default 100"),
+            OpenApiParameter("offset", NON_NEGATIVE, description="rows before the page, default 0"),
         ],
         responses=SeasonBoardPageSerializer,
     )
