@@ -163,5 +163,5 @@ def test_a_play_record_that_is_no_object_is_a_400_as_the_schema_says(service, ca
     refused = service.post(f"/api/v1/matches/{match_id}/rounds/", {"trump_seat": 0, "play": play})
 
     assert refused.status_code == 400
-    assert "is an object" in str(refused.data["play"])
+    assert "the record must be an object" in str(refused.data["play"])
     assert stored_counts()["rounds"] == 0
