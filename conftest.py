@@ -112,6 +112,9 @@ class Api:
     def post(self, path, body=None):
         return self._call("post", path, body)
 
+    def delete(self, path):
+        return self._call("delete", path)
+
     def as_service(self, key: str) -> "Api":
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Api-Key {key}")

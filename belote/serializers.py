@@ -122,8 +122,8 @@ class DealAddSerializer(DealSerializer):
 class SheetPairsSerializer(serializers.Serializer):
     """Display names of the two columns."""
 
-    pair_1 = serializers.CharField(max_length=60)
-    pair_2 = serializers.CharField(max_length=60)
+    pair_1 = serializers.CharField(min_length=1, max_length=60)
+    pair_2 = serializers.CharField(min_length=1, max_length=60)
 
     def validate(self, attrs):
         if attrs["pair_1"] == attrs["pair_2"]:

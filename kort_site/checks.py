@@ -12,7 +12,7 @@ def secret_problem() -> str | None:
     if settings.DEBUG:
         return None
     if settings.SECRET_KEY == settings.DEV_SECRET_KEY:
-        return "DJANGO_SECRET_KEY must be set to a real secret when DJANGO_DEBUG is off"
+        return "DJANGO_SECRET_KEY must be set to a real secret (not empty) when DJANGO_DEBUG is off"
     if len(settings.SECRET_KEY) < MIN_SECRET_LENGTH:
         return f"DJANGO_SECRET_KEY must be at least {MIN_SECRET_LENGTH} characters long"
     return None

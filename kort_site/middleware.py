@@ -1,12 +1,20 @@
 """The API's edges (API.md "Conventions"): under ``/api/`` every path answers with or without
 its trailing slash and never redirects, a body over ``KORT_MAX_BODY_BYTES`` is refused with a
-413 before it is read, and every error answer is JSON, with debug on or off: Django's own 404
-and 500 pages (its debug pages included) become ``{"detail": "..."}`` with the same status.
-Paths outside ``/api/`` (the admin) are left alone.
+413 before it is read, a chunked body (``Transfer-Encoding: chunked``, no length) is read as
+any other where the server hands it over whole (gunicorn does) and is a 411 where it does not,
+a request line or a header field over the lengths gunicorn refuses by default is a 414 / 431,
+and every error answer is JSON, with debug on or off: Django's own 404 and 500 pages (its debug
+pages included) become ``{"detail": "..."}`` with the same status. Paths outside ``/api/``
+(the admin) are left alone.
+
+The 414 and 431 are answered here so that they are JSON: gunicorn.conf.py lets longer lines
+and fields through to the service (up to gunicorn's own hard limits, past which gunicorn answers
+in HTML; README says what a proxy in front should cap).
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from http import HTTPStatus
 
@@ -14,6 +22,11 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 API_ROOT = "/api"
+MAX_TARGET_CHARS = 4094
+"""The longest request target (path and query string) served: gunicorn's default limit of a
+request line, which gunicorn.conf.py raises so that the service answers a longer one itself."""
+MAX_HEADER_FIELD_BYTES = 8190
+"""The longest header field (name, ``: `` and value) served: gunicorn's default limit."""
 KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
 """Headers of an error answer that still say something once its body is JSON."""
 
@@ -37,8 +50,52 @@ class ApiEdgesMiddleware:
             # Resolved as the path with its slash; ``request.path`` (and the page links built
             # from it) keeps the client's spelling.
             request.path_info += "/"
-        response = _body_too_large(request) or self.get_response(request)
+        response = (
+            _too_long(request)
+            or _chunked_body_read(request)
+            or _body_too_large(request)
+            or self.get_response(request)
+        )
         return _as_json(response)
+
+
+def _too_long(request: HttpRequest) -> HttpResponse | None:
+    """414 for a request target over :data:`MAX_TARGET_CHARS`, 431 for a header field over
+    :data:`MAX_HEADER_FIELD_BYTES`."""
+    target = request.META.get("RAW_URI") or request.get_full_path()
+    if len(target) > MAX_TARGET_CHARS:
+        detail = f"the request target is {len(target)} characters; at most {MAX_TARGET_CHARS}"
+        return JsonResponse({"detail": detail}, status=HTTPStatus.REQUEST_URI_TOO_LONG)
+    for name, value in request.headers.items():
+        size = len(name) + 2 + len(value.encode("latin-1", "replace"))
+        if size > MAX_HEADER_FIELD_BYTES:
+            detail = f"the header {name} is {size} bytes; at most {MAX_HEADER_FIELD_BYTES}"
+            return JsonResponse(
+                {"detail": detail}, status=HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+            )
+    return None
+
+
+def _chunked_body_read(request: HttpRequest) -> HttpResponse | None:
+    """Read a chunked body whole, so that the request has its body and its length as if the
+    client had sent ``Content-Length``; 413 past the limit, 411 where the WSGI server does not
+    say that it ends the body's stream (``wsgi.input_terminated``: gunicorn does; Django's
+    development server does not, and its stream would block)."""
+    if "chunked" not in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+        return None
+    if not request.META.get("wsgi.input_terminated"):
+        detail = "a chunked body is not read by this server: send Content-Length"
+        return JsonResponse({"detail": detail}, status=HTTPStatus.LENGTH_REQUIRED)
+    limit = settings.KORT_MAX_BODY_BYTES
+    body = request.META["wsgi.input"].read(limit + 1)
+    if len(body) > limit:
+        detail = f"the request body is over {limit} bytes; at most {limit} bytes are accepted"
+        return JsonResponse({"detail": detail}, status=HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+    # The request reads its body from _stream, which Django bounds by CONTENT_LENGTH (absent,
+    # so 0, for a chunked body): the body read whole takes its place, with its length.
+    request.META["CONTENT_LENGTH"] = str(len(body))
+    request._stream = io.BytesIO(body)
+    return None
 
 
 def _body_too_large(request: HttpRequest) -> HttpResponse | None:

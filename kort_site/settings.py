@@ -7,7 +7,11 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | variable | default | meaning |
 | --- | --- | --- |
 | DJANGO_DEBUG | false | debug pages |
-| DJANGO_SECRET_KEY | a development key | 32+ characters; with debug off the web service and the worker refuse to start without it |
+| DJANGO_SECRET_KEY | a development key | 32+ characters; with debug off the web service and the worker refuse to start without it (set but empty counts as not set) |
+| DJANGO_SECURE_COOKIES | true with debug off | session and CSRF cookies only over TLS; `false` for plain HTTP |
+| SECURE_HSTS_SECONDS | 31536000 with secure cookies, else 0 | Strict-Transport-Security max-age of answers served over TLS (0: no header) |
+| SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD | false | the HSTS header's `includeSubDomains` and `preload` |
+| DJANGO_SECURE_PROXY_SSL_HEADER | false | trust the proxy's `X-Forwarded-Proto: https` as "served over TLS" (HSTS, secure redirects) |
 | DJANGO_ALLOWED_HOSTS | localhost,127.0.0.1 (any host with debug on) | comma-separated |
 | DJANGO_CSRF_TRUSTED_ORIGINS | (none) | comma-separated origins, e.g. https://kort.example.org (the admin's login form behind a proxy) |
 | DJANGO_SECURE_COOKIES | true (with debug off) | session and CSRF cookies only over TLS; false for plain HTTP |
@@ -24,6 +28,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_SWEEP_GRACE_SECONDS | 5 | work due longer ago than this and not done counts as lost (swept, and listed by `rebuild_ladder`) |
 | KORT_RANKED_REQUIRE_PLAY | false | ranked matches require every round's full record (`play`) unless created with `require_play` |
 | KORT_MAX_BODY_BYTES | 1048576 | largest request body under /api/; a larger one is a 413 |
+| KORT_PLAYER_TOKEN_DAYS | 30 | days a player token minted by `POST /api/v1/players/{id}/token/` stays valid |
 | KORT_THROTTLE_ANON | 300/min | requests per client address without a valid credential (`none`: no limit) |
 | KORT_THROTTLE_PLAYER | 120/min | requests per player token |
 | KORT_THROTTLE_SERVICE | 20000/min | requests per service key |
@@ -58,7 +63,9 @@ env = environ.Env()
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 
 DEV_SECRET_KEY = "insecure-development-key-never-use-in-production"
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=DEV_SECRET_KEY)
+# An empty DJANGO_SECRET_KEY is a key not set: Django itself would stop at the first read of an
+# empty SECRET_KEY with a traceback, before the project's check (kort.E001) could say so.
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or DEV_SECRET_KEY
 # Serving with debug off and this development key is refused where the service starts:
 # kort_site.checks.require_real_secret, called by the WSGI app and the Celery worker.
 
@@ -75,6 +82,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    # Installed only for the migration that hashed its tokens into players.PlayerToken
+    # (players 0006 reads its table); nothing else uses it.
     "rest_framework.authtoken",
     "rest_framework_api_key",
     "django_filters",
@@ -96,6 +105,7 @@ MIDDLEWARE = [
     "kort_site.middleware.ApiEdgesMiddleware",
     "kort_site.idempotency.IdempotencyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "pages.middleware.PagesLocaleMiddleware",
@@ -246,6 +256,9 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=VOTE_LENGTH_MS // 1000)
 KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
 KORT_MAX_BODY_BYTES = env.int("KORT_MAX_BODY_BYTES", default=1024 * 1024)
+KORT_PLAYER_TOKEN_DAYS = env.int("KORT_PLAYER_TOKEN_DAYS", default=30)
+if KORT_PLAYER_TOKEN_DAYS < 1:
+    raise ImproperlyConfigured("KORT_PLAYER_TOKEN_DAYS must be 1 or more")
 
 
 def _rate(variable: str, default: str) -> str | None:
@@ -347,6 +360,38 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    # Strict-Transport-Security on every answer served over TLS (SecurityMiddleware sends it
+    # only then), on by default wherever the cookies are kept to TLS.
+    SECURE_HSTS_SECONDS = env.int(
+        "SECURE_HSTS_SECONDS", default=365 * 24 * 3600 if SESSION_COOKIE_SECURE else 0
+    )
+    # The domain's other hosts and the browsers' preload list are the operator's to decide.
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+if env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Redirecting plain HTTP to HTTPS is the TLS proxy's job, not the service's: the API never
+# redirects (API.md "Conventions") and health checks reach it over plain HTTP. So the deploy
+# check's advice to set SECURE_SSL_REDIRECT is silenced (README: "Behind TLS").
+SILENCED_SYSTEM_CHECKS = ["security.W008"]
+
+# Content-Security-Policy on every answer (django-csp): scripts, styles, images and fonts of
+# this site only, and no inline script or style, so an injected tag runs nothing. The pages,
+# the admin and the API docs (drf-spectacular's split Swagger view) load theirs from files.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 
 def _networks(variable: str, default: list[str]) -> tuple:

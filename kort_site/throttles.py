@@ -25,9 +25,10 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from redis.exceptions import RedisError
 from rest_framework import exceptions
-from rest_framework.authtoken.models import Token
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework_api_key.models import APIKey
+
+from players.models import PlayerToken
 
 if TYPE_CHECKING:  # DRF's views import this module (their default throttles) as they load
     from rest_framework.request import Request
@@ -142,7 +143,7 @@ class PlayerRateThrottle(_RateThrottle):
 
     def ident(self, request: Request) -> str | None:
         # Counted by the token's player, so the token itself is never a cache key.
-        return str(request.auth.user_id) if isinstance(request.auth, Token) else None
+        return str(request.auth.player_id) if isinstance(request.auth, PlayerToken) else None
 
 
 class AnonymousRateThrottle(_RateThrottle):

@@ -89,7 +89,8 @@ def _search(text: str) -> Search:
     if player is not None:
         return Search(text, player, ranking_selectors.player_rank(player), [])
     board = ranking_selectors.leaderboard_queryset()
-    return Search(text, None, None, list(board.filter(username__icontains=text)[:SUGGESTIONS]))
+    suggestions = ranking_selectors.players_named_like(board, text)[:SUGGESTIONS]
+    return Search(text, None, None, list(suggestions))
 
 
 FOUND_ROW = mark_safe(' class="found" aria-current="true"')

@@ -4,13 +4,20 @@ Cups and best cups are written only by the ladder (finalization, season ends, vo
 ``rebuild_ladder``), so the admin shows them read-only. A ban moves the player off the
 leaderboard, so bans are the ladder's to write: ``ranking.admin`` extends this admin with them.
 Service keys use the admin of
-djangorestframework-api-key.
+djangorestframework-api-key; player tokens are listed by prefix, and revoked, here.
 """
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from rest_framework.authtoken.models import TokenProxy
 
-from players.models import Player
-from players.services import player_create
+from players.models import Player, PlayerToken
+from players.services import player_create, tokens_revoke
+from players.usernames import UsernameError, username_key, username_normal
+
+# DRF's tokens are no longer the player tokens (players.models.PlayerToken): their table is
+# empty since the migration that hashed them (players 0006), so their admin page goes.
+admin.site.unregister(TokenProxy)
 
 
 class ReadOnlyAdminMixin:
@@ -24,6 +31,21 @@ class ReadOnlyAdminMixin:
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class PlayerForm(forms.ModelForm):
+    """A username as the API takes it: the rule of API.md "Players", stored in NFKC form,
+    unique ignoring case."""
+
+    def clean_username(self) -> str:
+        try:
+            username = username_normal(self.cleaned_data["username"])
+        except UsernameError as refused:
+            raise forms.ValidationError(refused.message) from refused
+        others = Player.objects.exclude(pk=self.instance.pk)
+        if others.filter(username_key=username_key(username)).exists():
+            raise forms.ValidationError(f"a player named {username!r} already exists")
+        return username
 
 
 @admin.register(Player)
@@ -40,6 +62,7 @@ class PlayerAdmin(admin.ModelAdmin):
         "best_cups",
         "cups_changed_at",
     ]
+    form = PlayerForm
     list_filter = ["is_bot", "is_banned"]
     search_fields = ["username", "display_name"]
     add_fields = ["username", "display_name", "is_bot"]
@@ -65,5 +88,24 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def fields_to_save(self, form) -> list[str]:
         """The fields a change form writes: those it changed, so cups that a finalization
-        wrote meanwhile stay."""
-        return list(form.changed_data)
+        wrote meanwhile stay (a new username with its folded form)."""
+        changed = list(form.changed_data)
+        return [*changed, "username_key"] if "username" in changed else changed
+
+
+@admin.register(PlayerToken)
+class PlayerTokenAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Player tokens by prefix (the first characters of the token; the token itself is not
+    stored), with the revoke action. Tokens are minted through the API only: a token is shown
+    once, to the game server that asked for it."""
+
+    list_display = ["prefix", "player", "created_at", "expires_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["prefix", "player__username"]
+    list_select_related = ["player"]
+    actions = ["revoke"]
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request, queryset):
+        revoked = tokens_revoke(queryset)
+        self.message_user(request, f"{revoked} token(s) revoked.", messages.SUCCESS)

@@ -1,5 +1,6 @@
 """API credentials (API.md "Conventions"): service keys for game servers, player tokens for
-players. ``request.auth`` is the service key (an ``APIKey``) or the player's token."""
+players. ``request.auth`` is the service key (an ``APIKey``) or the player's token (a
+``PlayerToken``)."""
 
 from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -9,16 +10,22 @@ from rest_framework_api_key.models import APIKey
 from rest_framework_api_key.permissions import KeyParser
 
 from bulk.compiled import CompiledRead
+from players.models import PlayerToken
+from players.services import TOKEN_KEYS
 
 
 class PlayerTokenAuthentication(TokenAuthentication):
-    """``Authorization: Token <key>``: acts as the human player who owns the token."""
+    """``Authorization: Token <key>``: acts as the human player who owns the token, while it
+    is neither expired nor revoked. The token is found by its hash (players.services)."""
 
     def authenticate_credentials(self, key):
-        user, token = super().authenticate_credentials(key)
-        if not hasattr(user, "player"):
-            raise exceptions.AuthenticationFailed("this token does not belong to a player")
-        return user, token
+        tokens = PlayerToken.objects.select_related("player__user")
+        token = tokens.filter(hashed_key=TOKEN_KEYS.hash(key), revoked_at=None).first()
+        if token is None:
+            raise exceptions.AuthenticationFailed("invalid or revoked player token")
+        if token.has_expired:
+            raise exceptions.AuthenticationFailed("this player token has expired")
+        return token.player.user, token
 
 
 class ServiceKeyAuthentication(BaseAuthentication):
@@ -62,6 +69,22 @@ class IsPlayer(permissions.BasePermission):
 
     def has_permission(self, request, view):
         return request.user.is_authenticated and hasattr(request.user, "player")
+
+
+class IsServiceKeyOrOwnToken(permissions.BasePermission):
+    """A service key, or the token of the player the request is about (a player may revoke
+    their own tokens)."""
+
+    message = (
+        "a service key, or a token of this player, is required: Authorization: Api-Key <key> "
+        "or Authorization: Token <key>"
+    )
+
+    def has_permission(self, request, view):
+        return isinstance(request.auth, APIKey | PlayerToken)
+
+    def has_object_permission(self, request, view, obj):
+        return isinstance(request.auth, APIKey) or request.auth.player_id == obj.pk
 
 
 class ServiceKeyScheme(OpenApiAuthenticationExtension):

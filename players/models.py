@@ -4,10 +4,12 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.core.validators import RegexValidator
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
+from django.utils import timezone
+
+from players.usernames import USERNAME_MAX_LENGTH, UsernameError, username_key, username_normal
 
 LEADERBOARD_ORDER = ("-cups", "cups_changed_at", "id")
 """The leaderboard's order (API.md "Leaderboard"), as ``order_by`` field names: more cups
@@ -39,6 +41,26 @@ def in_leaderboard_order(rows: Iterable[T], value: Callable[[T, str], Any]) -> l
     return ordered
 
 
+def validate_username(value: str) -> None:
+    """The username rule (players.usernames) as a field validator, for the API's serializer
+    and the admin's form."""
+    try:
+        username_normal(value)
+    except UsernameError as refused:
+        raise ValidationError(refused.message, code="invalid") from refused
+
+
+class UsernameKeyField(models.CharField):
+    """The case-folded form of the row's ``username`` (players.usernames.username_key),
+    written from it whenever the row is saved or bulk-created, as ``auto_now`` writes a
+    time: a row cannot be stored with a stale or missing key."""
+
+    def pre_save(self, model_instance, add):
+        key = username_key(model_instance.username)
+        setattr(model_instance, self.attname, key)
+        return key
+
+
 class Player(models.Model):
     """A seat-holder of the ladder. Humans may log in (a linked user, a player token); bots
     cannot. ``cups`` is the sum of the player's ledger rows; ``cups_changed_at`` is the time of
@@ -47,10 +69,12 @@ class Player(models.Model):
     board they are on (KORT_RULES §10: a finalized, not voided ranked match in it; a ban keeps
     them off every board while it lasts)."""
 
-    username = models.CharField(
-        max_length=40,
-        unique=True,
-        validators=[RegexValidator(r"^[A-Za-z0-9_.-]+$", "letters, digits, '_', '.', '-' only")],
+    username = models.CharField(max_length=40, validators=[validate_username])
+    username_key = UsernameKeyField(
+        max_length=4 * USERNAME_MAX_LENGTH,
+        editable=False,
+        help_text="The username case-folded (players.usernames.username_key): unique, and what "
+        "lookups and searches by username compare.",
     )
     display_name = models.CharField(max_length=80)
     is_bot = models.BooleanField(default=False)
@@ -85,7 +109,7 @@ class Player(models.Model):
                 condition=Q(is_bot=False) | Q(user__isnull=True), name="bot_has_no_login"
             ),
             models.CheckConstraint(condition=Q(best_cups__gte=0), name="best_cups_not_negative"),
-            models.UniqueConstraint(Lower("username"), name="username_unique_ignoring_case"),
+            models.UniqueConstraint(fields=["username_key"], name="username_unique_ignoring_case"),
             models.CheckConstraint(
                 condition=Q(best_cups__gte=models.F("cups")), name="best_cups_is_best"
             ),
@@ -100,3 +124,27 @@ class Player(models.Model):
 
     def __str__(self):
         return self.username
+
+
+class PlayerToken(models.Model):
+    """A player's API token (``Authorization: Token <key>``, API.md "Conventions"), stored as
+    service keys are: its SHA-512 hash and its first characters (the prefix, which the admin
+    shows), never the token itself. A player may hold several; each one works until
+    ``expires_at`` or until it is revoked."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tokens")
+    prefix = models.CharField(max_length=8, editable=False)
+    hashed_key = models.CharField(max_length=150, unique=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    expires_at = models.DateTimeField(editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.prefix}… of {self.player}"
+
+    @property
+    def has_expired(self) -> bool:
+        return self.expires_at <= timezone.now()

@@ -21,9 +21,10 @@ from datetime import datetime
 from typing import NamedTuple
 
 from django.db.models import F, Func, IntegerField, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce, Lower
+from django.db.models.functions import Coalesce
 
 from players.models import LEADERBOARD_ORDER, Player
+from players.usernames import username_key
 from ranking.board import (
     BoardUnreliable,
     CupsGroup,
@@ -256,9 +257,15 @@ def _compared(key: BoardKey, *, before: bool) -> Q:
 
 def player_named(username: str) -> Player | None:
     """The player whose username is ``username`` ignoring case (usernames are unique so), or
-    None. Looked up through the index on the lower-cased username."""
-    named = Player.objects.annotate(lower_username=Lower("username"))
-    return named.filter(lower_username=username.lower()).first()
+    None. Looked up through the unique index on the case-folded username
+    (``players.usernames.username_key``)."""
+    return Player.objects.filter(username_key=username_key(username)).first()
+
+
+def players_named_like(players: QuerySet[Player], text: str) -> QuerySet[Player]:
+    """The ``players`` whose username contains ``text``, ignoring case in every script (the
+    case-folded forms compared)."""
+    return players.filter(username_key__contains=username_key(text))
 
 
 @dataclass(frozen=True)

@@ -72,4 +72,7 @@ class CupChangeSerializer(serializers.ModelSerializer):
 
 
 class TokenSerializer(serializers.Serializer):
+    """A token just minted: the key, shown only in this answer, and its end."""
+
     token = serializers.CharField()
+    expires_at = serializers.DateTimeField()

@@ -18,8 +18,9 @@ from rest_framework.response import Response
 
 from domain.ids import ID_PATTERN
 from players import services
-from players.auth import IsServiceKey
+from players.auth import IsServiceKey, IsServiceKeyOrOwnToken
 from players.models import Player
+from players.usernames import username_key
 from ranking import selectors
 from ranking.models import CupChange, SeasonStanding
 from ranking.serializers import (
@@ -41,6 +42,15 @@ class PlayerPagination(CursorPagination):
     ordering = "id"
 
 
+class PlayerSearch(filters.SearchFilter):
+    """``?search=``: players whose username or display name contains each word, ignoring
+    case in every script: the words are case-folded as usernames are and compared with the
+    stored folded username (``players.usernames``)."""
+
+    def get_search_terms(self, request):
+        return [username_key(term) for term in super().get_search_terms(request)]
+
+
 class PlayerViewSet(
     mixins.CreateModelMixin,
     mixins.RetrieveModelMixin,
@@ -53,11 +63,13 @@ class PlayerViewSet(
     queryset = Player.objects.order_by("id")
     serializer_class = PlayerSerializer
     pagination_class = PlayerPagination
-    filter_backends = [filters.SearchFilter]
-    search_fields = ["username", "display_name"]
+    filter_backends = [PlayerSearch]
+    search_fields = ["username_key", "display_name"]
     lookup_value_regex = ID_PATTERN
 
     def get_permissions(self):
+        if self.action == "token_revoke":
+            return [IsServiceKeyOrOwnToken()]
         if self.action in ("create", "token"):
             return [IsServiceKey()]
         return [AllowAny()]
@@ -79,11 +91,33 @@ class PlayerViewSet(
     )
     @action(detail=True, methods=["post"])
     def token(self, request, pk=None):
-        """Mint (or return) the player's token for ``Authorization: Token <key>``.
+        """Mint a new token of the player for ``Authorization: Token <key>`` (API.md
+        "Conventions"): shown only in this answer, valid until ``expires_at``
+        (``KORT_PLAYER_TOKEN_DAYS``); the player's earlier tokens stay valid.
 
         Bots get no token: they cannot log in (a 400)."""
-        token = services.player_token(self.get_object())
-        return Response({"token": token}, status=status.HTTP_201_CREATED)
+        minted = services.player_token(self.get_object())
+        body = {"token": minted.key, "expires_at": minted.expires_at}
+        return Response(TokenSerializer(body).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=None,
+        responses={
+            204: OpenApiResponse(description="every token of the player is revoked"),
+            403: OpenApiResponse(description="a token of another player"),
+        },
+    )
+    @token.mapping.delete
+    def token_revoke(self, request, pk=None):
+        """Revoke every token of the player (API.md "Conventions"), with a service key or one
+        of the player's own tokens: each one answers 401 from then on."""
+        services.player_tokens_revoke(self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+NON_NEGATIVE = {"type": "integer", "minimum": 0}
+"""The schema of ``limit`` and ``offset`` (API.md "Seasons": not a non-negative integer is a
+400)."""
 
 
 class BoardPagination(LimitOffsetPagination):
@@ -203,8 +237,8 @@ class SeasonLeaderboardView(generics.GenericAPIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("limit", int, description="rows, at most 100, default 100"),
-            OpenApiParameter("offset", int, description="rows before the page, default 0"),
+            OpenApiParameter("limit", NON_NEGATIVE, description="rows, at most 100, default 100"),
+            OpenApiParameter("offset", NON_NEGATIVE, description="rows before the page, default 0"),
         ],
         responses=SeasonBoardPageSerializer,
     )

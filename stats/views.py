@@ -49,7 +49,9 @@ class SeasonQuery(serializers.Serializer):
 
 
 SEASON_PARAMETER = OpenApiParameter(
-    "season", int, description="a season's number: its matches only (default: all time)"
+    "season",
+    {"type": "integer", "minimum": 1},
+    description="a season's number: its matches only (default: all time)",
 )
 
 

@@ -65,7 +65,7 @@ def korts_won(service, player_id: int, count: int, *, mode: str = "ranked") -> l
     match_ids = []
     for _ in range(count):
         others = [
-            service.post(PLAYERS, {"username": f"p{Player.objects.count()}"}).data["id"]
+            service.post(PLAYERS, {"username": f"player{Player.objects.count()}"}).data["id"]
             for _ in range(3)
         ]
         seats = [player_id, *others]

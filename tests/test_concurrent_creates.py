@@ -48,7 +48,7 @@ def test_one_username_from_8_threads_is_one_player_and_seven_400s(service_key, r
     refused = {message for a in answers if a.status_code == 400 for message in a.json()["username"]}
     assert refused <= {
         "player with this username already exists.",
-        "a player named 'amir' exists already (names ignore case)",
+        "a player named 'amir' already exists (names ignore case)",
         "the username 'amir' is already taken",
     }
     assert all(list(a.json()) == ["username"] for a in answers if a.status_code == 400)

@@ -81,7 +81,7 @@ def test_a_players_page_costs_the_same_statements_for_1_or_6_matches(
 
 
 def test_my_stats_cost_the_same_statements_for_1_or_6_matches(api, service, cast):
-    me = api.as_player(player_token(cast[0]))
+    me = api.as_player(player_token(cast[0]).key)
     korts_won(service, cast[0].id, 1)
     one = get_counted(me, f"{PLAYERS}me/stats/")
     korts_won(service, cast[0].id, 5)

@@ -10,7 +10,7 @@ from rest_framework.exceptions import ErrorDetail
 
 from matches.cups import matches_cups
 from matches.kort.rules import BavanDecision, Mode, Team, Vote, cups_breakdown
-from matches.live_vote.serializers import BavanVoteSerializer, TricksSerializer
+from matches.live_vote.serializers import BavanVoteSerializer, PlayRecordField, TricksSerializer
 from matches.models import Match, Round
 from matches.reports import LIVE_VOTE, TRICKS_REQUIRED, RoundReport
 
@@ -36,7 +36,7 @@ class RoundReportSerializer(serializers.Serializer):
         choices=[*(d.value for d in BavanDecision), LIVE_VOTE], required=False, allow_null=True
     )
     bavan_votes = CastVoteSerializer(many=True, required=False)
-    play = serializers.JSONField(
+    play = PlayRecordField(
         required=False,
         allow_null=True,
         help_text='{"trump_suit", "hands": [4 x 13 cards], "tricks": [[4 cards], ...], '

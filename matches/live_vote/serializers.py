@@ -1,12 +1,32 @@
 """Wire shapes of the live Bavan vote (API.md "Live Bavan vote"). Shapes only: the rules are
 checked by the services and the pure rules module."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.kort.rules import TRICKS_IN_ROUND, Team, Vote
 from matches.live_vote.models import BavanVote
 from matches.live_vote.services import FINISH_NEEDS_TRICKS
 from matches.models import Seat
+
+CARDS = {"type": "array", "items": {"type": "string", "description": "a card: 10H, AS, ..."}}
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {
+            "trump_suit": {"type": "string"},
+            "hands": {"type": "array", "items": CARDS},
+            "tricks": {"type": "array", "items": CARDS},
+            "declarations": {"type": "array", "items": {"type": "object"}},
+        },
+    }
+)
+class PlayRecordField(serializers.JSONField):
+    """A round's full record (API.md "Matches": ``play``), an object in the schema; its shape
+    (an object at all) and its legality are checked by the replay (KORT_RULES §1, §3), not
+    here."""
 
 
 class TricksSerializer(serializers.Serializer):
@@ -75,7 +95,7 @@ class RoundFinishSerializer(serializers.Serializer):
     complete record (``play``), or both (they must agree)."""
 
     tricks = TricksSerializer(required=False)
-    play = serializers.JSONField(required=False, help_text="the complete record of the round")
+    play = PlayRecordField(required=False, help_text="the complete record of the round")
 
     def validate(self, attrs):
         if "tricks" not in attrs and "play" not in attrs:

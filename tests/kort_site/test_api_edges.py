@@ -43,7 +43,7 @@ def test_a_username_differing_only_in_case_is_taken(service):
     response = service.post("/api/v1/players/", {"username": "amir"})
 
     assert response.status_code == 400
-    assert "exists already" in str(response.data["username"])
+    assert "already exists" in str(response.data["username"])
     assert Player.objects.count() == 1
 
 

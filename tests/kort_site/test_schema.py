@@ -6,6 +6,8 @@ import pytest
 import yaml
 from django.core.management import call_command
 
+from tests.api_steps import ids_of, match_start, stored_counts
+
 Security = list[dict[str, list[str]]]
 """An operation's ``security`` in the schema: the alternatives, each scheme to its scopes."""
 
@@ -122,3 +124,52 @@ def test_the_token_operation_says_bots_get_no_token(schema):
 
     assert "Bots get no token" in token["description"]
     assert "bots get no token" in token["responses"]["400"]["description"]
+
+
+def test_the_token_can_be_revoked_with_a_service_key_or_the_players_token(schema):
+    revoke = operation(schema, "delete", "players/{id}/token/")
+    minted = schema["components"]["schemas"]["Token"]
+
+    assert revoke["security"] == [{"tokenAuth": []}, {"ServiceKey": []}]
+    assert {"204", "401", "403", "404"} <= set(revoke["responses"])
+    assert set(minted["required"]) == {"token", "expires_at"}
+    assert minted["properties"]["expires_at"]["format"] == "date-time"
+
+
+@pytest.mark.parametrize(
+    ("path", "name", "minimum"),
+    [
+        ("players/{player_id}/stats/", "season", 1),
+        ("players/me/stats/", "season", 1),
+        ("seasons/{number}/leaderboard/", "limit", 0),
+        ("seasons/{number}/leaderboard/", "offset", 0),
+        ("leaderboard/", "limit", 0),
+    ],
+)
+def test_numbers_in_query_strings_have_their_minimum(schema, path, name, minimum):
+    parameters = {p["name"]: p["schema"] for p in operation(schema, "get", path)["parameters"]}
+
+    assert parameters[name] == {"type": "integer", "minimum": minimum}
+
+
+def test_the_pair_names_and_the_play_records_have_their_shapes(schema):
+    components = schema["components"]["schemas"]
+    pairs = components["SheetPairs"]["properties"]
+    finish_play = components["RoundFinish"]["properties"]["play"]
+    report_play = components["RoundReport"]["properties"]["play"]
+
+    assert [(p["minLength"], p["maxLength"]) for p in pairs.values()] == [(1, 60), (1, 60)]
+    assert finish_play["type"] == report_play["type"] == "object"
+    assert report_play["nullable"] is True
+    assert finish_play["properties"]["hands"]["items"]["type"] == "array"
+
+
+@pytest.mark.parametrize("play", ["7H", [["AH"]], 7])
+def test_a_play_record_that_is_no_object_is_a_400_as_the_schema_says(service, cast, play):
+    match_id = match_start(service, ids_of(cast))
+
+    refused = service.post(f"/api/v1/matches/{match_id}/rounds/", {"trump_seat": 0, "play": play})
+
+    assert refused.status_code == 400
+    assert "the record must be an object" in str(refused.data["play"])
+    assert stored_counts()["rounds"] == 0

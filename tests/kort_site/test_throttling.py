@@ -78,10 +78,10 @@ def test_each_service_key_has_its_own_count(service, api, rates):
 
 def test_a_player_token_counts_only_against_its_players_rate(api, cast, rates):
     rates(anon="1/min", player="3/min")
-    amir = api.as_player(player_token(cast[0]))
+    amir = api.as_player(player_token(cast[0]).key)
 
     assert statuses(amir, 4, "/api/v1/players/me/stats/") == [200, 200, 200, 429]
-    assert statuses(api.as_player(player_token(cast[1])), 1) == [200]
+    assert statuses(api.as_player(player_token(cast[1]).key), 1) == [200]
     assert statuses(api, 2) == [200, 429]
 
 
@@ -96,7 +96,7 @@ def test_bad_credentials_count_against_the_address(api, rates, credential):
 
 def test_refused_requests_count_too(api, cast, rates):
     rates(anon="2/min", player="2/min")
-    amir = api.as_player(player_token(cast[0]))
+    amir = api.as_player(player_token(cast[0]).key)
 
     # A player token where a service key is needed (403), and no credential at all (401).
     assert statuses(amir, 3, PLAYERS, "post") == [403, 403, 429]

@@ -282,7 +282,7 @@ def test_a_body_that_is_not_a_round_is_rejected(service, match_id, raw, fields):
 
 @pytest.fixture
 def player_api(api, cast):
-    return api.as_player(player_token(cast[0]))
+    return api.as_player(player_token(cast[0]).key)
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,7 @@ def test_another_key_cannot_finish_a_round_going_for_bavan(service, other_servic
     match_id = match_start(service, ids_of(cast))
     service.post(f"{MATCHES}{match_id}/rounds/", round_body(0, 7, 0, "vote"))
     for seat in (0, 2):
-        voter = service.as_player(player_token(cast[seat]))
+        voter = service.as_player(player_token(cast[seat]).key)
         assert (
             voter.post(f"{MATCHES}{match_id}/rounds/1/vote/", {"vote": "bavan"}).status_code == 201
         )

@@ -41,6 +41,8 @@ def browser(tmp_path_factory):
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
         options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+        # The console's messages, for the check that the pages break no Content-Security-Policy.
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     yield driver

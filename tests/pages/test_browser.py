@@ -1,6 +1,7 @@
 """The players' pages in a real browser (API.md "Players' pages"): every page in English and
 Russian, the history's filters and pages, the cups chart (Chart.js), the language switch, and
-a live Bavan vote changing on the page as it is cast (KORT_RULES §4)."""
+a live Bavan vote changing on the page as it is cast (KORT_RULES §4). No page breaks the
+Content-Security-Policy: the browser's console holds no violation after any test."""
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -39,6 +40,20 @@ def ladder(service, cast):
     return matches
 
 
+@pytest.fixture(autouse=True)
+def no_policy_violations(browser):
+    """After each test, the browser's console holds no Content-Security-Policy violation (the
+    pages run no inline script or style; kort_site.settings)."""
+    browser.get_log("browser")  # what earlier tests left
+    yield
+    violations = [
+        entry["message"]
+        for entry in browser.get_log("browser")
+        if "Content Security Policy" in entry["message"]
+    ]
+    assert violations == []
+
+
 def open_page(browser, live_server, path: str) -> None:
     browser.get(f"{live_server.url}{path}")
 
@@ -75,6 +90,13 @@ def test_every_page_in_both_languages(
         open_page(browser, live_server, path)
         assert lang_and_heading(browser) == (lang, heading.format(ladder[0]))
         screenshot(f"{name}-{lang}")
+
+
+def test_the_admin_and_the_api_docs_run_under_the_policy(browser, live_server, staff):
+    open_page(browser, live_server, "/admin/login/")
+    assert browser.find_element(By.ID, "id_username").is_displayed()
+    open_page(browser, live_server, "/api/docs/")
+    wait_for_text(browser, "KORT Ladder API", css="body")
 
 
 def outcome_counts(browser) -> list[list[str]]:
@@ -178,11 +200,11 @@ def test_the_live_vote_changes_on_the_page(browser, live_server, screenshot, api
     screenshot("match-vote-open-en")
 
     voting = f"/api/v1/matches/{match_id}/rounds/1/vote/"
-    amir = api.as_player(player_token(cast[0]))
+    amir = api.as_player(player_token(cast[0]).key)
     assert amir.post(voting, {"vote": "bavan"}).status_code == 201
     wait_for_text(browser, "Bavan!", "#votes tbody tr:first-child")
 
-    cyrus = api.as_player(player_token(cast[2]))
+    cyrus = api.as_player(player_token(cast[2]).key)
     assert cyrus.post(voting, {"vote": "stop"}).status_code == 201
     wait_for_text(browser, "No Bavan: the Kort counts", "#vote-state")
     assert "Kort" in browser.find_element(By.CSS_SELECTOR, "#rounds tbody").text

@@ -1,6 +1,8 @@
 """The leaderboard page (API.md "Players' pages": ``/{lang}/``): the API's board, its order
 and ranks (API.md "Leaderboard", KORT_RULES §10), paginated, with a search by username."""
 
+from urllib.parse import urlencode
+
 import pytest
 
 from pages.views import LEADERBOARD_PAGE_SIZE
@@ -74,6 +76,19 @@ def test_a_search_by_username_opens_the_page_with_the_players_row(client):
     found = [row for row in rows if row.attrs.get("class") == "found"]
     assert [row.links[0] for row in found] == [f"/en/players/{wanted.id}/"]
     assert f"{wanted.display_name} is number 78 on the leaderboard" in text_of(response.content)
+
+
+def test_a_search_ignores_case_in_every_script(client):
+    ivan, strasse = board_players(2, prefix="x")
+    Player.objects.filter(pk=ivan.pk).update(username="Иван", username_key="иван")
+    Player.objects.filter(pk=strasse.pk).update(username="Straße", username_key="strasse")
+
+    for text, wanted in (("иВАН", ivan), ("STRASSE", strasse)):
+        found = table_rows(client.get(f"/en/?q={text}").content, "board")
+        marked = [row.links[0] for row in found if row.attrs.get("class") == "found"]
+        assert marked == [f"/en/players/{wanted.id}/"], text
+    html = client.get("/en/?q=ИВ").content.decode()
+    assert f'href="?{urlencode({"q": "Иван"})}"' in html
 
 
 def test_a_search_for_a_player_off_the_board_says_why(client):

@@ -94,7 +94,7 @@ def voting(service, cast, clock):
 
 
 def vote(api, player, match_id: int, choice: str):
-    voted = api.as_player(player_token(player)).post(
+    voted = api.as_player(player_token(player).key).post(
         f"/api/v1/matches/{match_id}/rounds/1/vote/", {"vote": choice}
     )
     assert voted.status_code == 201, voted.data

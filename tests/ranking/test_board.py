@@ -153,7 +153,7 @@ def test_finalizations_and_bans_keep_the_counts(ops, seed):
     rng = random.Random(seed)
     with transaction.atomic():
         service_key, _ = APIKey.objects.create_key(name="tables")
-        cast = [player_create(username=f"h{n}") for n in range(8)]
+        cast = [player_create(username=f"human{n}") for n in range(8)]
         player_create(username="robo", is_bot=True)
         for op, value, flag in ops:
             if op == "match":
@@ -253,7 +253,7 @@ def test_concurrent_finalizations_keep_the_counts(service, monkeypatch, counts):
     every count ends as the players give it, whether the season's counts were there or lost
     (then the first move rebuilds them while the others wait)."""
     monkeypatch.setattr("matches.rounds.queue_on_commit", lambda *args, **kwargs: None)
-    ids = [player_create(username=f"c{n}").pk for n in range(12)]
+    ids = [player_create(username=f"club{n}").pk for n in range(12)]
     kort = [round_body(0, 7, 0, "stop")]  # A +10, B -5
     tables = [ids[0:4], ids[4:8], ids[8:12], ids[1:5], ids[5:9], [ids[9], ids[10], ids[11], ids[0]]]
     matches = [match_play(service, seats, kort) for seats in tables]

@@ -22,7 +22,10 @@ def ladder(service):
     earlier finalization comes first even with a higher id (p5 before p1), then the lower id.
     """
     names = [f"p{n}" for n in range(1, 8)] + [f"{kind}{n}" for kind in "rw" for n in range(1, 5)]
-    ids = {name: service.post("/api/v1/players/", {"username": name}).data["id"] for name in names}
+    ids = {
+        name: service.post("/api/v1/players/", {"username": f"player.{name}"}).data["id"]
+        for name in names
+    }
     ids["bot"] = service.post("/api/v1/players/", {"username": "bot", "is_bot": True}).data["id"]
     sweep = [round_body(0, 7, 4)] * 3
     match_play(service, [ids["p5"], ids["p6"], ids["p7"], ids["bot"]], sweep)

@@ -50,7 +50,7 @@ class Table:
         return opened
 
     def player(self, seat: int):
-        return self.api.as_player(player_token(self.players[seat]))
+        return self.api.as_player(player_token(self.players[seat]).key)
 
     def vote(self, seat: int, choice: str, number: int = 1):
         return self.player(seat).post(f"{self.url}rounds/{number}/vote/", {"vote": choice})

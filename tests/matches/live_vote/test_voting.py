@@ -33,7 +33,7 @@ def test_a_player_from_another_table_may_not_vote(clock, table):
     table.open_vote()
     stranger = player_create(username="erfan", display_name="Erfan")
 
-    refused = table.api.as_player(player_token(stranger)).post(
+    refused = table.api.as_player(player_token(stranger).key).post(
         f"{table.url}rounds/1/vote/", {"vote": "stop"}
     )
 

@@ -1,0 +1,105 @@
+"""Usernames in any script (API.md "Players"): 3 to 30 letters of any script, digits, ``_``,
+``.`` or ``-``, stored in NFKC form, unique ignoring case (Unicode case folding); the display
+name follows, and the searches by username of the API and the pages ignore case in every
+script."""
+
+import unicodedata
+
+import pytest
+
+from players.models import Player
+from players.usernames import USERNAME_RULE
+from tests.api_steps import PLAYERS
+
+
+def create(service, username, **more):
+    return service.post(PLAYERS, {"username": username, **more})
+
+
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        pytest.param("иван", "иван", id="cyrillic"),
+        pytest.param("Ёлка", "Ёлка", id="cyrillic-yo"),
+        pytest.param("李雷", "李雷", id="han-two-wide-characters"),
+        pytest.param("José", "José", id="latin-composed"),
+        pytest.param("Jose\u0301", "José", id="latin-decomposed"),
+        pytest.param("مریم", "مریم", id="arabic-script"),
+        pytest.param("नमस्ते", "नमस्ते", id="devanagari-with-marks"),
+        pytest.param("\uff49\uff56\uff41\uff4e_2", "ivan_2", id="fullwidth"),
+        pytest.param("amir.sh-1", "amir.sh-1", id="ascii-punctuation"),
+    ],
+)
+def test_letters_of_any_script_are_accepted_in_nfkc_form(service, given, stored):
+    created = create(service, given)
+
+    assert created.status_code == 201, created.data
+    assert (created.data["username"], created.data["display_name"]) == (stored, stored)
+    assert unicodedata.is_normalized("NFKC", Player.objects.get().username)
+
+
+@pytest.mark.parametrize(
+    ("username", "status"),
+    [("李", 400), ("李雷", 201), ("李" * 15, 201), ("李" * 16, 400), ("a" * 30, 201)],
+)
+def test_a_wide_character_counts_two_columns_of_3_to_30(service, username, status):
+    assert create(service, username).status_code == status
+
+
+@pytest.mark.parametrize(
+    "username",
+    [
+        pytest.param("amir🙂", id="emoji"),
+        pytest.param("amir sh", id="space"),
+        pytest.param("amir\u00a0sh", id="no-break-space"),
+        pytest.param("am\u200dir", id="zero-width-joiner"),
+        pytest.param("\u0301amir", id="leading-mark"),
+        pytest.param("am!r", id="symbol"),
+        pytest.param("ab", id="too-short"),
+        pytest.param("a" * 31, id="too-long"),
+    ],
+)
+def test_other_characters_are_a_400_naming_username_and_the_rule(service, username):
+    refused = create(service, username)
+
+    assert refused.status_code == 400
+    assert list(refused.data) == ["username"]
+    assert USERNAME_RULE in str(refused.data["username"])
+    assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        pytest.param("иван", "ИВАН", id="cyrillic"),
+        pytest.param("straße", "STRASSE", id="sharp-s-folds-to-ss"),
+        pytest.param("José", "JOSE\u0301", id="composed-and-decomposed"),
+        pytest.param("ivan", "\uff29\uff36\uff21\uff2e", id="fullwidth"),
+    ],
+)
+def test_a_name_is_taken_ignoring_case_in_every_script(service, first, second):
+    assert create(service, first).status_code == 201
+
+    taken = create(service, second)
+
+    assert taken.status_code == 400
+    assert "already exists (names ignore case)" in str(taken.data["username"])
+    assert Player.objects.count() == 1
+
+
+def test_a_display_name_in_any_script_is_kept_in_nfkc_form(service):
+    created = create(service, "ivan", display_name="Иван \uff29")
+
+    assert created.data["display_name"] == "Иван I"
+
+
+def test_the_api_search_ignores_case_in_every_script(service, api):
+    for name in ("иван", "straße", "amir"):
+        assert create(service, name).status_code == 201
+
+    def found(text):
+        return [row["username"] for row in api.get(PLAYERS, {"search": text}).data["results"]]
+
+    assert found("ИВА") == ["иван"]
+    assert found("STRASSE") == ["straße"]
+    assert found("AMI") == ["amir"]
