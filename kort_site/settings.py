@@ -10,7 +10,8 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | DJANGO_SECRET_KEY | a development key | 32+ characters; with debug off the web service and the worker refuse to start without it (set but empty counts as not set) |
 | DJANGO_SECURE_COOKIES | true with debug off | session and CSRF cookies only over TLS; `false` for plain HTTP |
 | SECURE_HSTS_SECONDS | 31536000 with secure cookies, else 0 | Strict-Transport-Security max-age of answers served over TLS (0: no header) |
-| SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD | false | the HSTS header's `includeSubDomains` and `preload` |
+| SECURE_HSTS_INCLUDE_SUBDOMAINS | false | the HSTS header's `includeSubDomains` |
+| SECURE_HSTS_PRELOAD | false | the HSTS header's `preload` |
 | DJANGO_SECURE_PROXY_SSL_HEADER | false | trust the proxy's `X-Forwarded-Proto: https` as "served over TLS" (HSTS, secure redirects) |
 | DJANGO_ALLOWED_HOSTS | localhost,127.0.0.1 (any host with debug on) | comma-separated |
 | DJANGO_CSRF_TRUSTED_ORIGINS | (none) | comma-separated origins, e.g. https://kort.example.org (the admin's login form behind a proxy) |

@@ -118,7 +118,7 @@ CREATED = 'kort_http_requests_total{"method": "POST", "status": "201", "view": "
 
 def test_two_workers_answer_with_the_installations_figures(tmp_path):
     _, key = APIKey.objects.create_key(name="table-server")
-    seats = [player_create(username=f"p{n}", display_name=f"P{n}").pk for n in range(4)]
+    seats = [player_create(username=f"player{n}", display_name=f"P{n}").pk for n in range(4)]
     kort = {"number": 1, "trump_seat": 0, "tricks": {"A": 7, "B": 0}, "bavan": "stop"}
     body = {"mode": "ranked", "seats": seats, "first_trump_seat": 0, "rounds": [kort]}
     bogus_token = secrets.token_hex(20)
