@@ -32,7 +32,7 @@ from ranking.models import CupChange, CupKind
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season_shared
 from stats.models import counts_for_the_board
-from stats.selectors import ranked_played
+from stats.selectors import season_figures
 
 
 class SeasonNotOpen(Exception):
@@ -174,12 +174,12 @@ def _voids_apply(
     their players, locked together in id order with the players ``also``. Returns the locked
     players by id."""
     matches = Match.objects.prefetch_related("rounds", SEATS_WITH_PLAYERS).order_by("pk")
-    voided = [(match, match_effect(facts_of(match))) for match in matches.filter(pk__in=match_ids)]
-    players = players_locked({*also, *(pid for _, effects in voided for pid in effects)})
+    voided = {match.pk: facts_of(match) for match in matches.filter(pk__in=match_ids)}
+    players = players_locked({*also, *(pid for f in voided.values() for pid in f.human_teams)})
     by_id = {player.pk: player for player in players}
     now = timezone.now()
-    for match, effects in voided:
-        change = voided_change(match, effects, season)
+    for match_id, facts in voided.items():
+        change = voided_change(match_id, facts, season)
         ladder_apply(change, [by_id[pid] for pid in change.player_ids], now)
     if match_ids:
         Match.objects.filter(pk__in=match_ids).update(
@@ -188,36 +188,29 @@ def _voids_apply(
     return by_id
 
 
-def voided_change(match: Match, effects: Mapping[int, PlayerEffect], season: int) -> LadderChange:
-    """What voiding ``match`` does to the ladder (§11): minus the cups it gave each player,
-    in the current ``season``; its statistics lines taken back out of the season it was
-    completed in; and a player leaves the current board when no ranked match of the season
-    counts for them any more (§10)."""
-    given = CupChange.objects.filter(match=match, kind=CupKind.MATCH)
+def voided_change(match_id: int, facts: MatchFacts, season: int) -> LadderChange:
+    """What voiding the match ``match_id`` (its ``facts``) does to the ladder (§11): minus the
+    cups it gave each player, in the current ``season``; its statistics lines taken back out
+    of the season it was completed in; and a player leaves the current board when no ranked
+    match of the season counts for them any more (§10)."""
+    given = CupChange.objects.filter(match_id=match_id, kind=CupKind.MATCH)
     cups = {player_id: -delta for player_id, delta in given.values_list("player", "delta")}
-    counting = ranked_played(season, cups)
-    if match.is_ranked and match.season == season:
-        counting = {pid: played - 1 for pid, played in counting.items()}
+    rows = season_figures(season, list(cups))
+    this_season = int(facts.ranked and facts.season == season)
+    counting = {pid: row.ranked_played - this_season for pid, row in rows.items()}
     return LadderChange(
         kind=CupKind.VOID if cups else None,
         season=season,
-        match_id=match.pk,
+        match_id=match_id,
         cups=cups,
-        stats=[(-line, player_ids) for line, player_ids in by_stats_line(effects)],
-        stats_season=facts_season(match),
-        ranked=match.is_ranked,
+        stats=[(-line, player_ids) for line, player_ids in by_stats_line(match_effect(facts))],
+        stats_season=facts.season,
+        ranked=facts.ranked,
         board={
             pid: BoardStep.JOIN if counts_for_the_board(counting.get(pid, 0)) else BoardStep.LEAVE
             for pid in cups
         },
     )
-
-
-def facts_season(match: Match) -> int:
-    """The season a match over was completed in (constraint season_iff_match_over)."""
-    if match.season is None:
-        raise ValueError(f"match {match.pk} is over without a season")
-    return match.season
 
 
 def player_ban(player: Player, banned: bool) -> bool:

@@ -1,17 +1,8 @@
 """Reads of the "My games" statistics (KORT_RULES §8, §10; API.md "Players", "Seasons")."""
 
-from collections.abc import Iterable
-
 from matches.kort.rules import STATS_SIDES
 from players.models import Player
-from stats.models import (
-    COUNT_FIELDS,
-    ON_THE_SEASONS_BOARD,
-    OUTCOME_FIELDS,
-    PlayerStats,
-    SeasonStats,
-    StatsCounts,
-)
+from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats, SeasonStats, StatsCounts
 
 
 def player_stats(player: Player, season: int | None = None) -> dict:
@@ -47,10 +38,3 @@ def season_figures(season: int, player_ids: list[int]) -> dict[int, SeasonStats]
         row.player_id: row
         for row in SeasonStats.objects.filter(season=season, player_id__in=player_ids)
     }
-
-
-def ranked_played(season: int, player_ids: Iterable[int]) -> dict[int, int]:
-    """``{player id: ranked matches of the season}`` that count for the given players, those
-    of :data:`~stats.models.ON_THE_SEASONS_BOARD` only (§10)."""
-    rows = SeasonStats.objects.filter(season=season, player_id__in=list(player_ids))
-    return dict(rows.filter(ON_THE_SEASONS_BOARD).values_list("player_id", "ranked_played"))
