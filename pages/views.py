@@ -100,16 +100,16 @@ BOARD_ROW = (
 )
 
 
-def _board_row(rank: int, player: Player, found: int | None) -> SafeString:
+def _board_row(rank: int, player: ranking_selectors.BoardPlayer, found: int | None) -> SafeString:
     """A row of the leaderboard's table: the rank, the player linked to their page with their
     username, the cups; the row of the player searched for marked. Written here rather than in
     the template: a page of the board has 50 rows, and the template engine would spend on them
     more than half the time of the API's whole answer (``bench/pages.py``)."""
     return format_html(
         BOARD_ROW,
-        FOUND_ROW if player.pk == found else "",
+        FOUND_ROW if player.id == found else "",
         grouped(rank),
-        url_of(player.pk, "pages:player"),
+        url_of(player.id, "pages:player"),
         player.display_name,
         player.username,
         grouped(player.cups),

@@ -45,11 +45,26 @@ MAX_RADIUS = 50
 logger = logging.getLogger(__name__)
 
 
+class BoardPlayer(NamedTuple):
+    """Who a board row is, as plain values: what the API and the pages show of the player,
+    with their total on the board the row is of (now; at the end of a finalized season)."""
+
+    id: int
+    username: str
+    display_name: str
+    cups: int
+
+
+def board_players_of(rows: QuerySet[Player]) -> list[BoardPlayer]:
+    """The rows of ``rows`` (in their order) as plain :class:`BoardPlayer` values."""
+    return [BoardPlayer(*values) for values in rows.values_list(*BoardPlayer._fields)]
+
+
 class RankedPlayer(NamedTuple):
-    """A leaderboard row: the player and their 1-based rank."""
+    """A leaderboard row: the player (plain values) and their 1-based rank."""
 
     rank: int
-    player: Player
+    player: BoardPlayer
 
 
 @dataclass(frozen=True)
@@ -60,7 +75,7 @@ class BoardPage:
     rows: list[RankedPlayer]
 
 
-def ranked(rows: Sequence[Player], ahead: int) -> list[RankedPlayer]:
+def ranked(rows: Sequence[BoardPlayer], ahead: int) -> list[RankedPlayer]:
     """Rank consecutive leaderboard rows, the first of which has ``ahead`` players before it:
     a rank is 1 + the number of players ahead, so no two players share one."""
     return [RankedPlayer(rank, player) for rank, player in enumerate(rows, start=ahead + 1)]
@@ -161,11 +176,12 @@ def board_page(offset: int, limit: int, season: int | None = None) -> BoardPage:
     except BoardUnreliable as error:
         _distrusted(season, error)
         count = board_players(season).count()
-        rows = list(board_players(season)[offset : offset + limit]) if offset < count else []
+        page = board_players(season)[offset : offset + limit]
+        rows = board_players_of(page) if offset < count else []
     return BoardPage(count, ranked(rows, offset))
 
 
-def _rows_from(season: int, group: CupsGroup, offset: int, limit: int) -> list[Player]:
+def _rows_from(season: int, group: CupsGroup, offset: int, limit: int) -> list[BoardPlayer]:
     """Up to ``limit`` rows from 0-based ``offset``, which falls in ``group``: the rest of the
     group from the player at that place in its ties, then the lower totals.
 
@@ -184,12 +200,12 @@ def _rows_from(season: int, group: CupsGroup, offset: int, limit: int) -> list[P
         tied = tied.filter(cups_changed_at__gte=at).filter(
             Q(cups_changed_at__gt=at) | Q(id__gte=first_id)
         )
-    rows = list(tied[:limit])
+    rows = board_players_of(tied[:limit])
     expected = min(limit, group.players - skip)
     if len(rows) != expected:
         raise BoardUnreliable(f"{len(rows)} rows read on {group.cups} cups, {expected} counted")
     if len(rows) < limit:
-        rows += players.filter(cups__lt=group.cups)[: limit - len(rows)]
+        rows += board_players_of(players.filter(cups__lt=group.cups)[: limit - len(rows)])
     return rows
 
 
@@ -313,7 +329,7 @@ class SeasonRow(NamedTuple):
     the season (API.md "Seasons"); ``cups`` at the season's end, or now."""
 
     rank: int
-    player: Player
+    player: BoardPlayer
     cups: int
     best_cups: int
     matches_played: int
@@ -326,21 +342,30 @@ def season_board(season: Season, offset: int, limit: int) -> tuple[list[SeasonRo
     if season.status == SeasonStatus.FINALIZED:
         standings = SeasonStanding.objects.filter(
             season=season, rank__gt=offset, rank__lte=offset + limit
-        ).select_related("player")
+        ).order_by("rank")
+        read = standings.values_list(
+            "rank",
+            "player_id",
+            "player__username",
+            "player__display_name",
+            "cups",
+            "best_cups",
+            "matches_played",
+        )
         rows = [
-            SeasonRow(row.rank, row.player, row.cups, row.best_cups, row.matches_played)
-            for row in standings.order_by("rank")
+            SeasonRow(rank, BoardPlayer(player, username, name, cups), cups, best, played)
+            for rank, player, username, name, cups, best, played in read
         ]
         return rows, SeasonEnd.objects.get(season=season).standings
     page = board_page(offset, limit, season.number)
-    figures = season_figures(season.number, [row.player.pk for row in page.rows])
+    figures = season_figures(season.number, [row.player.id for row in page.rows])
     rows = [
         SeasonRow(
             rank,
             player,
             player.cups,
-            figures[player.pk].best_cups,
-            figures[player.pk].ranked_played,
+            figures[player.id].best_cups,
+            figures[player.id].ranked_played,
         )
         for rank, player in page.rows
     ]

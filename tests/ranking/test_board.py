@@ -32,7 +32,7 @@ from tests.ranking.ladders import SEASON, brute_board, brute_ranks, ladder_inser
 
 
 def shown(rows) -> list[tuple[int, int]]:
-    return [(row.rank, row.player.pk) for row in rows]
+    return [(row.rank, row.player.id) for row in rows]
 
 
 def brute_rows(offset: int, limit: int) -> list[tuple[int, int]]:
