@@ -8,7 +8,8 @@ importing the site:
   idempotent create found by its ``external_id``, a key's claim), and the authentication for
   its credential checks.
 - :class:`RequestReads`: the state of one request, set by the replica middleware when the
-  request arrives (the primary's WAL position then) and read by the router. Outside a request
+  request arrives and kept by the router (the primary's WAL position, the replica's answer).
+  Outside a request
   (management commands, Celery tasks, tests without the middleware) there is none, and every
   read goes to the primary.
 
@@ -27,12 +28,16 @@ from dataclasses import dataclass
 class RequestReads:
     """What the router knows of one request's reads."""
 
-    primary_lsn: str | None
-    """The primary's WAL position when the request arrived (``pg_current_wal_lsn()``); None
-    when it could not be read: then every read of the request goes to the primary."""
+    primary_only: bool = False
+    """Every read of the request goes to the primary (the admin's requests)."""
+    primary_lsn: str | None = None
+    """The primary's WAL position (``pg_current_wal_lsn()``), read at the request's first read
+    that could go to the replica: later than the request's arrival, so every write
+    acknowledged before it arrived is within it. None until then, or when it could not be read
+    (then every read of the request goes to the primary)."""
     replica_ready: bool | None = None
-    """Whether the replica had replayed up to :attr:`primary_lsn`, asked once, at the first
-    read that could go there; None until then."""
+    """Whether the replica had replayed up to :attr:`primary_lsn`, asked once, right after
+    it was read; None until then."""
     wrote: bool = False
     """Whether the request wrote to the primary: its later reads stay there (the replica has
     not replayed a write made after the request arrived)."""

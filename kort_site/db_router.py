@@ -1,12 +1,13 @@
 """Reads on a PostgreSQL read replica (``DATABASE_REPLICA_URL``) that are never stale; writes
 on the primary (API.md "Read replicas and connection poolers").
 
-When a request arrives, :class:`ReplicaReadsMiddleware` reads the primary's WAL position
-(``pg_current_wal_lsn()``, one cheap query). At the first read of the request that could go to
-the replica, the router asks the replica once whether it has replayed up to that position
-(``pg_last_wal_replay_lsn()``) and keeps the answer for the request: a replica that has holds
-every write acknowledged before the request arrived, so it serves the request's reads; one that
-has not, the primary does. A read goes to the primary in any case:
+:class:`ReplicaReadsMiddleware` gives each request a state of its own. At the first read of the
+request that could go to the replica, the router reads the primary's WAL position
+(``pg_current_wal_lsn()``, one cheap query: a request that reads nothing costs nothing) and asks
+the replica once whether it has replayed up to it (``pg_last_wal_replay_lsn()``), and keeps the
+answer for the request: a replica that has holds every write acknowledged before the request
+arrived, so it serves the request's reads; one that has not, the primary does. A read goes to
+the primary in any case:
 
 - outside a request (management commands, Celery tasks, tests without the middleware);
 - inside a transaction on the primary (the services' locked reads see their own writes);
@@ -78,7 +79,7 @@ class ReplicaRouter:
         state = request_reads()
         if (
             state is None
-            or state.primary_lsn is None
+            or state.primary_only
             or state.wrote
             or primary_reads_only()
             or connections[DEFAULT_DB_ALIAS].in_atomic_block
@@ -87,7 +88,8 @@ class ReplicaRouter:
                 state.primary_reads += 1
             return DEFAULT_DB_ALIAS
         if state.replica_ready is None:
-            state.replica_ready = _caught_up(state.primary_lsn)
+            state.primary_lsn = primary_position()
+            state.replica_ready = state.primary_lsn is not None and _caught_up(state.primary_lsn)
         if state.replica_ready:
             state.replica_reads += 1
             return REPLICA
@@ -133,7 +135,6 @@ class ReplicaReadsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        admin = request.path_info.startswith(ADMIN_PREFIX)
-        state = RequestReads(primary_lsn=None if admin else primary_position())
+        state = RequestReads(primary_only=request.path_info.startswith(ADMIN_PREFIX))
         with request_started(state):
             return self.get_response(request)

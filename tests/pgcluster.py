@@ -172,7 +172,7 @@ class PgCluster:
             f"unix_socket_dir =\nauth_type = trust\nauth_file = {self.root / 'users.txt'}\n"
             "pool_mode = transaction\nmax_client_conn = 500\ndefault_pool_size = 20\n"
             f"logfile = {log}\npidfile = {self.root / f'pgbouncer-{label}.pid'}\n"
-            "ignore_startup_parameters = extra_float_digits,options\nadmin_users = postgres\n"
+            "ignore_startup_parameters = extra_float_digits,options\n"
             + (f"query_wait_timeout = {query_wait}\n" if query_wait else "")
         )
         command = [_program("pgbouncer"), str(config)]
@@ -191,15 +191,25 @@ class PgCluster:
         self._bouncer_ports.append(port)
         return port
 
-    def bouncers_reconnect(self) -> None:
-        """Have every PgBouncer close its server connections as they are released (its
-        ``RECONNECT``), so that their backends exit and report their statistics."""
-        for port in self._bouncer_ports:
-            subprocess.run(
-                ["psql", f"postgres://postgres@127.0.0.1:{port}/pgbouncer", "-qc", "RECONNECT"],
-                check=True,
-                capture_output=True,
-            )
+    def backends_end(self) -> None:
+        """End every other connection to database :attr:`name` on both servers (PgBouncer's
+        server connections among them, which it opens again when needed) and wait until they
+        are gone: a backend reports the rows it read as it exits (:meth:`rows_read`)."""
+        ports = [self.primary_port] + ([self.replica_port] if self.replica_port else [])
+        others = "datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        for port in ports:
+            with self.connect(port) as connection:
+                connection.execute(
+                    f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {others}",
+                    [self.name],
+                )
+                deadline = time.monotonic() + READY_SECONDS
+                while self._one(
+                    connection, f"SELECT count(*) FROM pg_stat_activity WHERE {others}", self.name
+                ):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"connections to {self.name} on {port} did not end")
+                    time.sleep(0.05)
 
     def stop(self) -> None:
         """Stop every server and remove the directory."""

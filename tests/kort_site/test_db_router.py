@@ -16,7 +16,7 @@ from django.core.exceptions import MiddlewareNotUsed
 from django.db import connections, transaction
 from django.http import HttpResponse
 
-from bulk.reads import RequestReads, primary_reads, request_started
+from bulk.reads import RequestReads, primary_reads, request_reads, request_started
 from kort_site import db_router
 from kort_site.db_router import ReplicaReadsMiddleware, ReplicaRouter
 from players.models import Player
@@ -27,7 +27,7 @@ ROUTER = ReplicaRouter()
 
 def caught_up() -> RequestReads:
     """A request whose replica has replayed up to its arrival."""
-    return RequestReads(primary_lsn="0/10", replica_ready=True)
+    return RequestReads(replica_ready=True)
 
 
 def test_a_read_outside_a_request_goes_to_the_primary():
@@ -45,9 +45,9 @@ def test_a_request_reads_from_a_caught_up_replica_until_it_writes():
 def test_primary_reads_and_a_primary_not_read_keep_the_reads_on_the_primary():
     with request_started(caught_up()), primary_reads():
         assert ROUTER.db_for_read(Player) == "default"
-    with request_started(RequestReads(primary_lsn=None, replica_ready=True)):
+    with request_started(RequestReads(primary_only=True, replica_ready=True)):
         assert ROUTER.db_for_read(Player) == "default"
-    with request_started(RequestReads(primary_lsn="0/10", replica_ready=False)):
+    with request_started(RequestReads(replica_ready=False)):
         assert ROUTER.db_for_read(Player) == "default"
 
 
@@ -66,6 +66,7 @@ def unreachable_replica(monkeypatch, django_db_blocker):
     router's outage state afresh."""
     monkeypatch.setattr(db_router._Outage, "down", False)
     monkeypatch.setattr(db_router._Outage, "retry_at", 0.0)
+    monkeypatch.setattr(db_router, "primary_position", lambda: "0/10")
     monkeypatch.setitem(
         connections.settings,
         "replica",
@@ -91,7 +92,7 @@ def test_an_unreachable_replica_sends_reads_to_the_primary_with_one_warning(
 ):
     caplog.set_level(logging.WARNING, logger="kort_site.db_router")
     for _ in range(2):
-        with request_started(RequestReads(primary_lsn="0/10")) as state:
+        with request_started(RequestReads()) as state:
             assert ROUTER.db_for_read(Player) == "default"
             assert ROUTER.db_for_read(Player) == "default"
         assert state.replica_ready is False
@@ -99,6 +100,22 @@ def test_an_unreachable_replica_sends_reads_to_the_primary_with_one_warning(
     warnings = [record for record in caplog.records if record.levelno == logging.WARNING]
     assert len(warnings) == 1
     assert "replica" in warnings[0].getMessage()
+
+
+def test_the_middleware_gives_each_request_its_state_and_the_admin_the_primary(monkeypatch, rf):
+    monkeypatch.setattr(settings, "DATABASES", {**settings.DATABASES, "replica": {}})
+    seen = []
+
+    def view(request):
+        seen.append(request_reads())
+        return HttpResponse()
+
+    middleware = ReplicaReadsMiddleware(view)
+    middleware(rf.get("/api/v1/leaderboard/"))
+    middleware(rf.get("/admin/matches/match/"))
+
+    assert [state is not None and state.primary_only for state in seen] == [False, True]
+    assert request_reads() is None
 
 
 def test_the_middleware_is_not_used_without_a_replica(monkeypatch):
