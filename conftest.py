@@ -36,7 +36,8 @@ PROGRAMS = {
     "gettext": ("msgfmt",),
     "redis": ("redis-server",),
 }
-"""The programs a marker needs: Debian's Chromium and its driver, gettext's compiler, Redis."""
+"""The programs a marker needs: Debian's Chromium and its driver, gettext's compiler, Redis.
+``cluster`` needs PostgreSQL's server programs and PgBouncer (``tests.pgcluster``)."""
 
 
 def _missing_services(keywords) -> list[str]:
@@ -48,6 +49,10 @@ def _missing_services(keywords) -> list[str]:
     for marker, programs in PROGRAMS.items():
         if marker in keywords:
             missing.extend(program for program in programs if shutil.which(program) is None)
+    if "cluster" in keywords:
+        from tests.pgcluster import missing_programs
+
+        missing.extend(missing_programs())
     return missing
 
 

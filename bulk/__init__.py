@@ -7,4 +7,6 @@
 - ``compiled``: reads the ORM compiles once per database, then runs as raw queries with each
   call's values: the small reads every request or finalization makes (a round report's locked
   match, the service key, the current season).
+- ``reads``: with a read replica, which reads must stay on the primary (``primary_reads()``)
+  and the request's state the router reads (``kort_site.db_router``).
 """

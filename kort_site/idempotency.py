@@ -27,6 +27,7 @@ from http import HTTPStatus
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 
+from bulk.reads import primary_reads
 from idempotency.services import Claim, key_claim, key_keep, key_release
 from kort_site.middleware import is_api
 
@@ -60,7 +61,8 @@ class IdempotencyMiddleware:
                 f"an {HEADER} is 1 to 255 printable ASCII characters (no control or non-ASCII "
                 "characters)",
             )
-        found = key_claim(scope=_scope(request), key=key, fingerprint=_fingerprint(request))
+        with primary_reads():  # the key's row decides whether the request runs
+            found = key_claim(scope=_scope(request), key=key, fingerprint=_fingerprint(request))
         if found.claim is Claim.OTHER_BODY:
             return _refusal(
                 HTTPStatus.UNPROCESSABLE_ENTITY,

@@ -20,7 +20,8 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | DATABASE_URL | sqlite:///db.sqlite3 | e.g. postgres://user@host:5432/kort |
 | DJANGO_CONN_MAX_AGE | 60 | seconds a database connection is kept for the next request (one per thread); `manage.py runserver` ignores it and keeps none |
 | DJANGO_CONN_HEALTH_CHECKS | true | check a kept connection before reusing it |
-| DATABASE_REPLICA_URL | (none) | a read replica of DATABASE_URL: public reads go there (kort_site.db_router) |
+| DATABASE_TRANSACTION_POOLING | false | `true` behind a PgBouncer in transaction pooling mode: no server-side cursors (docs/scaling.md); set `DJANGO_CONN_MAX_AGE=0` too |
+| DATABASE_REPLICA_URL | (none) | a streaming replica of DATABASE_URL: a request's reads go there once it has replayed the primary's writes up to the request's arrival, else to the primary (kort_site.db_router); `connect_timeout` 2 s unless the URL names one |
 | CELERY_BROKER_URL | (none: tasks run in-process) | e.g. redis://127.0.0.1:6379/0 |
 | KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
 | KORT_TASK_ROUTES | (none) | a queue per task kind, e.g. `ranking.finalize_match=finalize`; other tasks stay on KORT_TASK_QUEUE |
@@ -104,6 +105,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "kort_site.operations.metrics.RequestMetricsMiddleware",
     "kort_site.middleware.ApiEdgesMiddleware",
+    "kort_site.db_router.ReplicaReadsMiddleware",
     "kort_site.idempotency.IdempotencyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -154,8 +156,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if env.str("DATABASE_REPLICA_URL", default=""):
     DATABASES["replica"] = env.db_url("DATABASE_REPLICA_URL")
     DATABASES["replica"]["CONN_MAX_AGE"] = DATABASES["default"]["CONN_MAX_AGE"]
+    DATABASES["replica"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["CONN_HEALTH_CHECKS"]
+    # A stopped or unreachable replica costs a request this long before the primary serves it
+    # (kort_site.db_router); a connect_timeout in the URL wins.
+    DATABASES["replica"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 2)
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
     DATABASE_ROUTERS = ["kort_site.db_router.ReplicaRouter"]
+if env.bool("DATABASE_TRANSACTION_POOLING", default=False):
+    # A pooler in transaction mode hands each transaction any server connection: a cursor
+    # declared WITH HOLD outside a transaction (QuerySet.iterator()) would be lost. psycopg 3
+    # prepares no statement on the server as Django configures it (prepare_threshold None),
+    # so nothing else needs turning off (docs/scaling.md).
+    for alias in DATABASES:
+        DATABASES[alias]["DISABLE_SERVER_SIDE_CURSORS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -18,6 +18,7 @@ from django.db.models import F
 from rest_framework_api_key.models import APIKey
 
 from bulk.compiled import CompiledRead
+from bulk.reads import primary_reads
 from domain.errors import Conflict, DomainError, NotFound, RuleError
 from matches.fields import json_as_read
 from matches.kort.rules import (
@@ -41,6 +42,7 @@ from players.models import Player
 from players.ownership import check_owner
 
 
+@primary_reads()
 def match_create(
     *,
     service_key,
@@ -213,6 +215,7 @@ _SEATED = CompiledRead(Player, lambda *ids: Player.objects.filter(pk__in=ids), i
 """The four players of a new match's seats (compiled once, ``bulk.compiled``)."""
 
 
+@primary_reads()
 def round_report(
     *, match_id: int, report: RoundReport, service_key: APIKey | None = None
 ) -> tuple[Round, bool]:

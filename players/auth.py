@@ -10,6 +10,7 @@ from rest_framework_api_key.models import APIKey
 from rest_framework_api_key.permissions import KeyParser
 
 from bulk.compiled import CompiledRead
+from bulk.reads import primary_reads
 from players.models import PlayerToken
 from players.services import TOKEN_KEYS
 
@@ -18,6 +19,7 @@ class PlayerTokenAuthentication(TokenAuthentication):
     """``Authorization: Token <key>``: acts as the human player who owns the token, while it
     is neither expired nor revoked. The token is found by its hash (players.services)."""
 
+    @primary_reads()
     def authenticate_credentials(self, key):
         tokens = PlayerToken.objects.select_related("player__user")
         token = tokens.filter(hashed_key=TOKEN_KEYS.hash(key), revoked_at=None).first()
@@ -34,6 +36,7 @@ class ServiceKeyAuthentication(BaseAuthentication):
 
     keyword = KeyParser.keyword
 
+    @primary_reads()
     def authenticate(self, request):
         key = KeyParser().get(request)
         if key is None:

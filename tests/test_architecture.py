@@ -28,6 +28,7 @@ ALLOWED = {
     "pages": {"domain", "matches", "players", "stats", "ranking", "belote", "seasons"},
     "kort_site": {
         "domain",
+        "bulk",
         "delivery",
         "idempotency",
         "matches",

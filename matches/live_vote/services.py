@@ -39,6 +39,7 @@ from django.db import transaction
 from django.utils import timezone
 from rest_framework_api_key.models import APIKey
 
+from bulk.reads import primary_reads
 from delivery.queue import queue_on_commit
 from domain.errors import Conflict, Forbidden, NotFound, RuleError
 from matches.kort.rules import (
@@ -121,6 +122,7 @@ def _task_queue(name: str, vote: BavanVote, eta: datetime) -> None:
     queue_on_commit(name, vote.pk, eta=eta)
 
 
+@primary_reads()
 def vote_cast(
     *, match_id: int, number: int, player: Player, choice: Vote, now: datetime | None = None
 ) -> BavanVote:
@@ -341,6 +343,7 @@ def seat_leave(
     return left
 
 
+@primary_reads()
 def bavan_finish(
     *,
     match_id: int,
