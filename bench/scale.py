@@ -241,8 +241,8 @@ def ladder_fill(size: Size) -> Ladder:
     with connection.cursor() as cursor:  # fresh statistics and visibility for the planner
         for table in TABLES:
             cursor.execute(f"VACUUM (ANALYZE) {table}")
-    rows = [board_page(rank - 1, 1).rows[0].player.pk for rank in (1, size.players // 2)]
-    bottom = board_page(size.players - 1, 1).rows[0].player.pk
+    rows = [board_page(rank - 1, 1).rows[0].player.id for rank in (1, size.players // 2)]
+    bottom = board_page(size.players - 1, 1).rows[0].player.id
     return Ladder(rows[0], rows[1], bottom, historian, size.players, size.history)
 
 
