@@ -46,7 +46,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from itertools import groupby
+from operator import add, itemgetter, sub
 from typing import Any, NamedTuple, Protocol
 
 from django.db import connections, router, transaction
@@ -113,57 +115,120 @@ def _fetch(cursor, sql: str, params: Sequence[Any]) -> list[tuple]:
     return cursor.fetchall()
 
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _time(micros: int | None) -> datetime | None:
+    """A time the replay holds (microseconds since 1970, UTC) as a datetime."""
+    return None if micros is None else EPOCH + timedelta(microseconds=micros)
+
+
+def _micros(at: datetime | None) -> int | None:
+    """A datetime as the replay holds it: whole microseconds since 1970 (ints compare and sort
+    fast; only a time shown or written is made a datetime again)."""
+    return None if at is None else (at - EPOCH) // timedelta(microseconds=1)
+
+
+@dataclass(frozen=True)
+class Times:
+    """How the streams read times on one database: as microseconds since 1970 in SQL on
+    PostgreSQL (no datetime made per row), as the ORM reads them and then converted on
+    SQLite."""
+
+    connection: Any
+
+    @property
+    def in_sql(self) -> bool:
+        return self.connection.vendor == "postgresql"
+
+    def read(self, column: str) -> str:
+        """The SQL that reads ``column`` (a time) as the replay holds it."""
+        if self.in_sql:
+            return f"CAST(EXTRACT(EPOCH FROM {column}) * 1000000 AS bigint)"
+        return column
+
+    def mark(self) -> str:
+        """A parameter holding a value :meth:`read` read, as a time again."""
+        if self.in_sql:
+            return "(TIMESTAMPTZ 'epoch' + %s * INTERVAL '1 microsecond')"
+        return "%s"
+
+    def converter(self) -> Callable[[Any], int | None]:
+        """What turns a value :meth:`read` read into microseconds."""
+        if self.in_sql:
+            return lambda value: value
+        convert = self.connection.ops.convert_datetimefield_value
+        return lambda value: (
+            None if value is None else _micros(convert(value, None, self.connection))
+        )
+
+
+class Key(NamedTuple):
+    """One column of a stream's order: its SQL, descending, and whether it is a time."""
+
+    sql: str
+    descending: bool = False
+    time: bool = False
+
+
 @dataclass(frozen=True)
 class Stream:
-    """Rows that belong to players, read in keyset chunks: ``select`` (``SELECT ... FROM ...``,
-    whose first column is the player's id) with the condition ``where`` (``{first}`` and
-    ``{last}`` are the chunk's first and last player ids), ordered by ``order`` (SQL
-    expressions, the player's id first, each ``(expression, descending)``; together unique per
-    row, and an index's order so a chunk is an index range). ``convert`` turns each fetched
-    row into what the checks read."""
+    """Rows that belong to players, read in keyset chunks: ``columns`` (SQL, the player's id
+    first) of ``source`` (``FROM ...``) with the condition ``where`` (``{first}`` and
+    ``{last}`` are the chunk's first and last player ids), ordered by ``order`` (the player's
+    id first; together unique per row, and an index's order, so that each read is a range of
+    the index). ``convert`` turns each fetched row (``columns``, then the values of ``order``)
+    into what the checks read."""
 
     name: str
-    select: str
+    columns: str
+    source: str
     where: str
-    order: tuple[tuple[str, bool], ...]
+    order: tuple[Key, ...]
     convert: Callable[[tuple], Any] = tuple
     enrich: Callable[[Any, list], list] | None = None
     """Called with the cursor and each read's converted rows; returns the rows handed on
     (e.g. with what a further read of the same chunk adds to them)."""
 
-    def rows(self, cursor, first: int, last: int, chunk: int) -> Iterator[tuple]:
-        """The rows of the players ``first`` to ``last``, in order, in reads of ``chunk``."""
-        order_by = ", ".join(f"{sql} DESC" if desc else sql for sql, desc in self.order)
+    def rows(self, cursor, times: Times, first: int, last: int, chunk: int) -> Iterator[list]:
+        """The rows of the players ``first`` to ``last``, in order, in reads of ``chunk``
+        (one list each)."""
+        order_by = ", ".join(f"{key.sql} DESC" if key.descending else key.sql for key in self.order)
+        fetched = ", ".join(times.read(key.sql) if key.time else key.sql for key in self.order)
         where = self.where.format(first="%s", last="%s")
         after: tuple | None = None
         positions = len(self.order)
         while True:
-            condition, params = _after(self.order, after)
+            condition, params = _after(self.order, after, times)
             rows = _fetch(
                 cursor,
-                f"{self.select} WHERE {where}{condition} ORDER BY {order_by} LIMIT {chunk}",
+                f"SELECT {self.columns}, {fetched} {self.source} WHERE {where}{condition} "
+                f"ORDER BY {order_by} LIMIT {chunk}",
                 [first, last, *params],
             )
             converted = [self.convert(row) for row in rows]
-            yield from (converted if self.enrich is None else self.enrich(cursor, converted))
+            yield converted if self.enrich is None else self.enrich(cursor, converted)
             if len(rows) < chunk:
                 return
             after = rows[-1][-positions:]
 
 
-def _after(order: tuple[tuple[str, bool], ...], after: tuple | None) -> tuple[str, list]:
+def _after(order: tuple[Key, ...], after: tuple | None, times: Times) -> tuple[str, list]:
     """The keyset condition of the rows after ``after`` (the last row's ``order`` values),
     with the leading column's bound spelled out so that it is an index condition."""
     if after is None:
         return "", []
+    marks = [times.mark() if key.time else "%s" for key in order]
     alternatives, params = [], []
-    for position, (sql, desc) in enumerate(order):
-        equal = [f"{earlier} = %s" for earlier, _ in order[:position]]
-        alternatives.append(" AND ".join([*equal, f"{sql} {'<' if desc else '>'} %s"]))
+    for position, key in enumerate(order):
+        equal = [f"{earlier.sql} = {marks[n]}" for n, earlier in enumerate(order[:position])]
+        beyond = f"{key.sql} {'<' if key.descending else '>'} {marks[position]}"
+        alternatives.append(" AND ".join([*equal, beyond]))
         params += [*after[:position], after[position]]
-    lead, desc = order[0]
+    lead = order[0]
     return (
-        f" AND {lead} {'<=' if desc else '>='} %s AND ({' OR '.join(alternatives)})",
+        f" AND {lead.sql} {'<=' if lead.descending else '>='} {marks[0]} "
+        f"AND ({' OR '.join(alternatives)})",
         [after[0], *params],
     )
 
@@ -179,12 +244,13 @@ class PlayerRow(NamedTuple):
     is_banned: bool
     cups: int
     best_cups: int
-    cups_changed_at: datetime | None
+    cups_changed_at: int | None
     board_season: int | None
 
 
 class SeatRow(NamedTuple):
-    """A seat of the player in a finalized or voided match, with the match's facts."""
+    """A seat of the player in a finalized or voided match, with the match's facts (times in
+    microseconds, see :func:`_micros`)."""
 
     player_id: int
     match_id: int
@@ -195,9 +261,9 @@ class SeatRow(NamedTuple):
     wins_a: int
     wins_b: int
     season: int
-    finalized_at: datetime
+    finalized_at: int | None
     void_season: int | None
-    voided_at: datetime | None
+    voided_at: int | None
 
 
 class LedgerRow(NamedTuple):
@@ -207,85 +273,106 @@ class LedgerRow(NamedTuple):
     match_id: int | None
     season: int
     delta: int
-    created_at: datetime
+    created_at: int
     cups_after: int
 
 
-def _aware(connection) -> Callable[[Any], Any]:
-    """Times as the ORM reads them (a raw SQLite cursor gives naive times or text)."""
-    convert = getattr(connection.ops, "convert_datetimefield_value", None)
-    if convert is None:
-        return lambda value: value
-    return lambda value: None if value is None else convert(value, None, connection)
+CREATED_AT, FINALIZED_AT, VOIDED_AT = '"created_at"', '"finalized_at"', '"voided_at"'
 
 
-def streams(connection) -> list[Stream]:
+def streams(times: Times) -> list[Stream]:
     """The streams the ladder's check reads, beside the players."""
-    aware = _aware(connection)
+    micros = times.converter()
     seat, match, ledger = _table(Seat), _table(Match), _table(CupChange)
     counts = ", ".join(f'"{name}"' for name in STAT_FIELDS)
     over = f"('{MatchStatus.FINALIZED.value}', '{MatchStatus.VOID.value}')"
-
-    def seat_row(row: tuple) -> SeatRow:
-        values = list(row[:12])
-        values[9], values[11] = aware(values[9]), aware(values[11])
-        return SeatRow._make(values)
+    by_player = '"player_id" BETWEEN {first} AND {last}'
 
     def ledger_row(row: tuple) -> LedgerRow:
         values = list(row[:8])
-        values[6] = aware(values[6])
+        values[6] = micros(values[6])
         return LedgerRow._make(values)
 
-    def with_rounds(cursor, seats: list[SeatRow]) -> list[tuple]:
-        rounds = _rounds(cursor, [seat.match_id for seat in seats], len(seats))
-        return [(seat.player_id, seat, rounds.get(seat.match_id, ())) for seat in seats]
+    def with_matches(cursor, seats: list[tuple]) -> list[tuple]:
+        """The seats of matches over, each with its match's facts and rounds: two reads by
+        the matches' ids (no join, so each is a range of the matches' and rounds' keys)."""
+        ids = sorted({match_id for _, match_id, _ in seats})
+        if not ids:
+            return []
+        marks = ", ".join(["%s"] * len(ids))
+        facts = {
+            row[0]: row[1:]
+            for row in _fetch(
+                cursor,
+                f'SELECT "id", "mode", "status", "winner", "wins_a", "wins_b", "season", '
+                f'{times.read(FINALIZED_AT)}, "void_season", '
+                f"{times.read(VOIDED_AT)} FROM {match} "
+                f'WHERE "id" IN ({marks}) AND "status" IN {over}',
+                ids,
+            )
+        }
+        rounds = _rounds(cursor, list(facts), len(seats))
+        rows = []
+        for player_id, match_id, number in seats:
+            found = facts.get(match_id)
+            if found is None:
+                continue
+            mode, status, winner, wins_a, wins_b, season, done, void_season, voided = found
+            seat = SeatRow(
+                player_id, match_id, number, mode, status, winner, wins_a, wins_b, season,
+                micros(done), void_season, micros(voided),
+            )  # fmt: skip
+            rows.append((player_id, seat, rounds.get(match_id, ())))
+        return rows
 
     return [
         Stream(
             "stats",
-            f'SELECT "player_id", {counts} FROM {_table(PlayerStats)}',
-            '"player_id" BETWEEN {first} AND {last}',
-            (('"player_id"', False),),
+            f'"player_id", {counts}',
+            f"FROM {_table(PlayerStats)}",
+            by_player,
+            (Key('"player_id"'),),
         ),
         Stream(
             "seasons",
-            f'SELECT "player_id", "id", "season", {counts}, '
-            f'"ranked_played", "ranked_won", "cups", "best_cups", "player_id", "season" '
+            f'"player_id", "id", "season", {counts}, "ranked_played", "ranked_won", "cups", '
+            '"best_cups"',
             f"FROM {_table(SeasonStats)}",
-            '"player_id" BETWEEN {first} AND {last}',
-            (('"player_id"', False), ('"season"', False)),
+            by_player,
+            (Key('"player_id"'), Key('"season"')),
         ),
         Stream(
             "ledger",
-            f'SELECT "player_id", "id", "kind", "match_id", "season", "delta", "created_at", '
-            f'"cups_after", "player_id", "created_at", "id" FROM {ledger}',
-            '"player_id" BETWEEN {first} AND {last}',
-            (('"player_id"', False), ('"created_at"', True), ('"id"', True)),
+            f'"player_id", "id", "kind", "match_id", "season", "delta", '
+            f'{times.read(CREATED_AT)}, "cups_after"',
+            f"FROM {ledger}",
+            by_player,
+            (Key('"player_id"'), Key('"created_at"', True, True), Key('"id"', True)),
             ledger_row,
         ),
         Stream(
             "seats",
-            f'SELECT s."player_id", s."match_id", s."seat", m."mode", m."status", m."winner", '
-            f'm."wins_a", m."wins_b", m."season", m."finalized_at", m."void_season", '
-            f'm."voided_at", s."player_id", s."match_created_at", s."match_id" '
-            f'FROM {seat} s JOIN {match} m ON m."id" = s."match_id"',
-            f's."player_id" BETWEEN {{first}} AND {{last}} AND m."status" IN {over}',
-            (('s."player_id"', False), ('s."match_created_at"', True), ('s."match_id"', True)),
-            seat_row,
-            with_rounds,
+            '"player_id", "match_id", "seat"',
+            f"FROM {seat}",
+            by_player,
+            (Key('"player_id"'), Key('"match_created_at"', True, True), Key('"match_id"', True)),
+            lambda row: row[:3],
+            with_matches,
         ),
         Stream(
             "standings",
-            f'SELECT "player_id", "season_id", "rank", "cups", "best_cups", "matches_played", '
-            f'"matches_won", "player_id", "season_id" FROM {_table(SeasonStanding)}',
-            '"player_id" BETWEEN {first} AND {last}',
-            (('"player_id"', False), ('"season_id"', False)),
+            '"player_id", "season_id", "rank", "cups", "best_cups", "matches_played", '
+            '"matches_won"',
+            f"FROM {_table(SeasonStanding)}",
+            by_player,
+            (Key('"player_id"'), Key('"season_id"')),
         ),
     ]
 
 
-STREAMS: list[Callable[[Any], Stream]] = []
-"""Further streams (each made from the connection), read beside :func:`streams`."""
+STREAMS: list[Callable[[Times], Stream]] = []
+"""Further streams (each made for the database's :class:`Times`), read beside
+:func:`streams`."""
 
 
 def _rounds(cursor, match_ids: Sequence[int], chunk: int) -> dict[int, tuple]:
@@ -322,10 +409,10 @@ def _rounds(cursor, match_ids: Sequence[int], chunk: int) -> dict[int, tuple]:
 @dataclass(frozen=True)
 class History:
     """What every player's replay reads besides their own rows: each finalized season's reset
-    floor and end time, and the current season."""
+    floor and end time (in microseconds, see :func:`_micros`), and the current season."""
 
     reset_floors: dict[int, int]
-    finalized_at: dict[int, datetime]
+    finalized_at: dict[int, int]
     current: int
 
 
@@ -334,9 +421,9 @@ def stored_history() -> History:
     return History(
         reset_floors=dict(ends.values_list("season_id", "reset_floor")),
         finalized_at={
-            number: at
+            number: micros
             for number, at in ends.values_list("season_id", "season__finalized_at")
-            if at is not None
+            if (micros := _micros(at)) is not None
         },
         current=current_season_number(),
     )
@@ -346,7 +433,7 @@ class BoardEntry(NamedTuple):
     """A player's row of a season's board at the season's end, as the replay finds it."""
 
     cups: int
-    cups_changed_at: datetime | None
+    cups_changed_at: int | None
     best_cups: int
     matches_played: int
     matches_won: int
@@ -376,10 +463,10 @@ class PlayerReplay:
 
     cups: int = 0
     best_cups: int = 0
-    cups_changed_at: datetime | None = None
+    cups_changed_at: int | None = None
     stats: list[int] = field(default_factory=lambda: [0] * len(STAT_FIELDS))
     seasons: dict[int, SeasonTotals] = field(default_factory=dict)
-    ledger: dict[LedgerKey, dict] = field(default_factory=dict)
+    ledger: dict[LedgerKey, tuple] = field(default_factory=dict)
     boards: dict[int, BoardEntry] = field(default_factory=dict)
 
     def season_row(self, season: int) -> SeasonTotals:
@@ -395,20 +482,16 @@ class PlayerReplay:
         self.cups += delta
         self.best_cups = max(self.best_cups, self.cups)
         self.cups_changed_at = at
-        self.ledger[key] = {
-            "delta": delta,
-            "created_at": at,
-            "cups_after": self.cups,
-            "season": season,
-        }
+        self.ledger[key] = (delta, at, self.cups, season)
         if row is not None:
             row.cups = self.cups
             row.best_cups = max(row.best_cups, self.cups)
 
     def stats_add(self, season: int, line: Sequence[int], ranked: bool, sign: int) -> None:
-        self.stats = [a + sign * b for a, b in zip(self.stats, line, strict=True)]
+        step = add if sign > 0 else sub
+        self.stats = list(map(step, self.stats, line))
         row = self.season_row(season)
-        row.stats = [a + sign * b for a, b in zip(row.stats, line, strict=True)]
+        row.stats = list(map(step, row.stats, line))
         if ranked:
             row.ranked_played += sign * line[0]
             row.ranked_won += sign * line[1]
@@ -586,7 +669,7 @@ def _ledger_label(key: LedgerKey) -> str:
 def _ledger_key(row: LedgerRow) -> LedgerKey:
     if row.match_id is None:  # a reset (constraint a_match_unless_a_reset)
         return (CupKind.SEASON_RESET, row.season, row.player_id)
-    return (CupKind(row.kind), row.match_id, row.player_id)
+    return (row.kind, row.match_id, row.player_id)  # the kind's text equals its CupKind
 
 
 RANK_BITS = 32
@@ -598,7 +681,7 @@ def _board_key(player_id: int, entry: BoardEntry, stored_rank: int) -> int:
     """One int that sorts in leaderboard order (``players.models.LEADERBOARD_ORDER``: more
     cups, earlier change, lower id) and carries the stored rank (0: none) in its low bits."""
     at = entry.cups_changed_at
-    micros = 0 if at is None else round(at.timestamp() * 1_000_000) + (1 << 62)
+    micros = 0 if at is None else at + (1 << 62)
     key = (((CUPS_BIAS - entry.cups) << 64) | micros) << RANK_BITS | player_id
     return key << RANK_BITS | stored_rank
 
@@ -631,10 +714,14 @@ class LadderCheck:
             for name in CUP_FIELDS:
                 if stored[name] != getattr(replay, name):
                     fields_differ = True
-                    report(Difference(label, name, stored[name], getattr(replay, name)))
+                    was, now = stored[name], getattr(replay, name)
+                    if name == "cups_changed_at":
+                        was, now = _time(was), _time(now)
+                    report(Difference(label, name, was, now))
         if self.only is None:
             stats_rows = rows.rows["stats"]
-            stored_stats = stats_rows[0][1:] if stats_rows else (0,) * len(STAT_FIELDS)
+            stored_stats = stats_rows[0][1 : 1 + len(STAT_FIELDS)] if stats_rows else ()
+            stored_stats = stored_stats or (0,) * len(STAT_FIELDS)
             if tuple(replay.stats) != tuple(stored_stats):
                 for name, was, now in zip(STAT_FIELDS, stored_stats, replay.stats, strict=True):
                     if was != now:
@@ -655,7 +742,7 @@ class LadderCheck:
                         pk=player.id,
                         cups=replay.cups,
                         best_cups=replay.best_cups,
-                        cups_changed_at=replay.cups_changed_at,
+                        cups_changed_at=_time(replay.cups_changed_at),
                         board_season=board_season,
                         is_bot=player.is_bot,
                         is_banned=player.is_banned,
@@ -711,35 +798,40 @@ class LadderCheck:
                     repair.stale_seasons.append((pid, number))
 
     def _ledger(self, rows: PlayerRows, report: Report, repair: ChunkRepair | None) -> None:
-        stored = {
-            _ledger_key(row): {
-                "delta": row.delta,
-                "created_at": row.created_at,
-                "cups_after": row.cups_after,
-                "season": row.season,
+        if self.only is None:
+            stored = {
+                _ledger_key(row): row[5:7] + row[7:8] + row[4:5] for row in rows.rows["ledger"]
             }
-            for row in rows.rows["ledger"]
-            if self._in_scope(row.season)
-        }
-        replayed = {
-            key: values
-            for key, values in rows.replay.ledger.items()
-            if self._in_scope(values["season"])
-        }
+            replayed = rows.replay.ledger
+        else:
+            stored = {
+                _ledger_key(row): row[5:7] + row[7:8] + row[4:5]
+                for row in rows.rows["ledger"]
+                if row.season == self.only
+            }
+            replayed = {k: v for k, v in rows.replay.ledger.items() if v[3] == self.only}
         if stored == replayed:
             return
         for key in sorted(stored.keys() | replayed.keys(), key=_ledger_order):
+            was, now = stored.get(key), replayed.get(key)
             found = _compared(
                 f"{_ledger_label(key)}, {rows.label}",
-                stored.get(key),
-                replayed.get(key),
+                None if was is None else dict(zip(LEDGER_FIELDS, was, strict=True)),
+                None if now is None else dict(zip(LEDGER_FIELDS, now, strict=True)),
                 LEDGER_NAMED_BY,
             )
             for difference in found:
+                if difference.field == "created_at":
+                    difference = replace(
+                        difference,
+                        stored=_time(difference.stored),  # type: ignore[arg-type]
+                        recomputed=_time(difference.recomputed),  # type: ignore[arg-type]
+                    )
                 report(difference)
             if found and repair is not None:
-                if key in replayed:
-                    repair.ledger[key] = replayed[key]
+                if now is not None:
+                    values = dict(zip(LEDGER_FIELDS, now, strict=True))
+                    repair.ledger[key] = {**values, "created_at": _time(values["created_at"])}
                 else:
                     repair.stale_ledger.append(key)
 
@@ -822,44 +914,53 @@ class Outcome:
     frozen: int = 0
 
 
-def _player_chunk(cursor, after: int, chunk: int, lock: bool) -> list[PlayerRow]:
+def _player_chunk(cursor, times: Times, after: int, chunk: int, lock: bool) -> list[PlayerRow]:
     table = _table(Player)
     rows = _fetch(
         cursor,
         f'SELECT "id", "username", "is_bot", "is_banned", "cups", "best_cups", '
-        f'"cups_changed_at", "board_season" FROM {table} WHERE "id" > %s ORDER BY "id" '
-        f"LIMIT {chunk}" + (" FOR NO KEY UPDATE" if lock and _locks(cursor) else ""),
+        f'{times.read(CHANGED_AT)}, "board_season" FROM {table} WHERE "id" > %s '
+        f'ORDER BY "id" LIMIT {chunk}' + (" FOR NO KEY UPDATE" if lock and _locks(cursor) else ""),
         [after],
     )
-    return [PlayerRow(*row) for row in rows]
+    micros = times.converter()
+    return [PlayerRow._make([*row[:6], micros(row[6]), row[7]]) for row in rows]
+
+
+CHANGED_AT = '"cups_changed_at"'
 
 
 def _chunk_rows(
-    cursor, players: list[PlayerRow], all_streams: list[Stream], chunk: int, aware
+    cursor, times: Times, players: list[PlayerRow], all_streams: list[Stream], chunk: int
 ) -> Iterator[tuple[PlayerRow, dict[str, list]]]:
     """Each player of ``players`` with their rows of every stream: a merge join of the
     streams, each read in player id order."""
     first, last = players[0].id, players[-1].id
-    readers = {s.name: _Peekable(s.rows(cursor, first, last, chunk)) for s in all_streams}
+    readers = {s.name: _Grouped(s.rows(cursor, times, first, last, chunk)) for s in all_streams}
     for player in players:
-        player = player._replace(cups_changed_at=aware(player.cups_changed_at))
         yield player, {name: reader.take(player.id) for name, reader in readers.items()}
 
 
-class _Peekable:
-    """A stream's rows, taken player by player (rows are ordered by player id first)."""
+class _Grouped:
+    """A stream's reads, taken player by player (rows are ordered by player id first): the
+    rows of the reads so far by player, until a player's are taken."""
 
-    def __init__(self, rows: Iterator[tuple]) -> None:
-        self.rows = rows
-        self.head: tuple | None = next(rows, None)
+    def __init__(self, reads: Iterator[list]) -> None:
+        self.reads = reads
+        self.groups: dict[int, list] = {}
+        self.last = -1
+        self.done = False
 
     def take(self, player_id: int) -> list:
-        taken = []
-        while self.head is not None and self.head[0] <= player_id:
-            if self.head[0] == player_id:
-                taken.append(self.head)
-            self.head = next(self.rows, None)
-        return taken
+        while not self.done and self.last <= player_id:
+            rows = next(self.reads, None)
+            if not rows:
+                self.done = True
+                break
+            for key, group in groupby(rows, key=itemgetter(0)):
+                self.groups.setdefault(key, []).extend(group)
+            self.last = rows[-1][0]
+        return self.groups.pop(player_id, [])
 
 
 def ladder_rebuild(
@@ -894,8 +995,8 @@ def ladder_rebuild(
         report(difference)
 
     connection = connections[router.db_for_write(Player)]
-    aware = _aware(connection)
-    all_streams = streams(connection) + [make(connection) for make in STREAMS]
+    times = Times(connection)
+    all_streams = streams(times) + [make(times) for make in STREAMS]
     done = progress(Player.objects.count()) if progress else None
     written = False
     after = 0
@@ -903,13 +1004,13 @@ def ladder_rebuild(
         with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
             if fix:
                 _running_end()
-            players = _player_chunk(cursor, after, chunk, lock=fix)
+            players = _player_chunk(cursor, times, after, chunk, lock=fix)
             if not players:
                 break
             if fix:
                 _stats_locked(cursor, players[0].id, players[-1].id)
             repair = ChunkRepair() if fix else None
-            for player, rows in _chunk_rows(cursor, players, all_streams, chunk, aware):
+            for player, rows in _chunk_rows(cursor, times, players, all_streams, chunk):
                 resets = {
                     row.season: row.created_at
                     for row in rows["ledger"]
