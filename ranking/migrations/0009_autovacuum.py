@@ -12,12 +12,12 @@ AUTOVACUUM = {
     },
     "ranking_boardcount": {
         "autovacuum_vacuum_scale_factor": 0.0,
-        "autovacuum_vacuum_threshold": 1000,
+        "autovacuum_vacuum_threshold": 500,
         "autovacuum_analyze_scale_factor": 0.1,
     },
     "ranking_boardtotal": {
         "autovacuum_vacuum_scale_factor": 0.0,
-        "autovacuum_vacuum_threshold": 1000,
+        "autovacuum_vacuum_threshold": 100,
         "autovacuum_analyze_scale_factor": 0.1,
     },
     "stats_seasonstats": {

@@ -137,7 +137,7 @@ def test_the_migration_sets_autovacuum_on_postgresql(db):
         "autovacuum_analyze_scale_factor=0.02",
     } <= options["players_player"]
     assert "autovacuum_vacuum_scale_factor=0.0" in options["ranking_boardcount"]
-    assert "autovacuum_vacuum_threshold=1000" in options["ranking_boardtotal"]
+    assert "autovacuum_vacuum_threshold=100" in options["ranking_boardtotal"]
     assert "autovacuum_vacuum_scale_factor=0.02" in options["stats_seasonstats"]
 
 
