@@ -9,6 +9,7 @@ and an expression (:func:`at_least`).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, router
@@ -93,7 +94,11 @@ def update_rows(
 
 
 def insert_rows(
-    model: type[Model], rows: Sequence[Mapping[str, Any]], *, skip_existing: bool = False
+    model: type[Model],
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    skip_existing: bool = False,
+    replacing: Upsert | None = None,
 ) -> None:
     """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` parameters,
     each row's columns not given taking the model field's default; with ``skip_existing``,
@@ -102,7 +107,11 @@ def insert_rows(
 
     A column no row gives whose default is an integer (the statistics' counts) is written as
     that number, so the statement has one parameter per given value only (and its text stays
-    the same from call to call)."""
+    the same from call to call).
+
+    With ``replacing``, a row that meets an existing one on the unique index ``replacing``
+    names updates that row's columns ``replacing.columns`` instead (``ON CONFLICT ... DO
+    UPDATE``, PostgreSQL and SQLite): the existing row keeps its key."""
     connection = connections[router.db_for_write(model)]
     fields = [
         (str(field.column), field)
@@ -119,6 +128,8 @@ def insert_rows(
     columns = ", ".join(_quoted(column) for column, _ in fields)
     marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
     conflict = " ON CONFLICT DO NOTHING" if skip_existing else ""
+    if replacing is not None:
+        conflict = replacing.clause()
     table = _quoted(model._meta.db_table)
     per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
     for start in range(0, len(rows), per_statement):
@@ -139,3 +150,60 @@ INSERT_PARAMS = 30_000
 """Parameters of one ``INSERT`` at most (SQLite takes 32,766)."""
 AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")
 """Primary keys the database numbers itself."""
+
+
+@dataclass(frozen=True)
+class Upsert:
+    """The unique index an inserted row may meet (its ``key`` columns, and the ``where`` of a
+    partial index, SQL over the model's columns) and the ``columns`` the existing row takes
+    from the inserted one."""
+
+    key: Sequence[str]
+    columns: Sequence[str]
+    where: str = ""
+
+    def clause(self) -> str:
+        target = ", ".join(_quoted(column) for column in self.key)
+        where = f" WHERE {self.where}" if self.where else ""
+        sets = ", ".join(f"{_quoted(c)} = excluded.{_quoted(c)}" for c in self.columns)
+        return f" ON CONFLICT ({target}){where} DO UPDATE SET {sets}"
+
+
+def update_values(
+    model: type[Model], key: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+) -> None:
+    """``UPDATE`` the rows of ``model`` whose column ``key`` is the first value of one of
+    ``rows``, setting ``columns`` to that row's other values (``WITH v AS (VALUES ...) UPDATE
+    ... FROM v``, PostgreSQL and SQLite), :data:`INSERT_PARAMS` parameters a statement. Values
+    are converted as the model's fields save them (on PostgreSQL, cast to their column types)."""
+    if not rows:
+        return
+    connection = connections[router.db_for_write(model)]
+    names = [key, *columns]
+    fields = [model._meta.get_field(name) for name in names]
+    concrete = [f for f in fields if isinstance(f, Field)]
+    assert len(concrete) == len(fields), f"{model.__name__}: {names} are not all columns"
+    if connection.vendor == "postgresql":
+        marks = [f"CAST(%s AS {f.db_type(connection)})" for f in concrete]
+    else:
+        marks = ["%s"] * len(concrete)
+    row_marks = "(" + ", ".join(marks) + ")"
+    table = _quoted(model._meta.db_table)
+    columns_sql = [_quoted(str(f.column)) for f in concrete]
+    listed = ", ".join(_quoted(f"v{n}") for n in range(len(concrete)))
+    sets = ", ".join(f"{c} = v.{_quoted(f'v{n}')}" for n, c in enumerate(columns_sql) if n)
+    per_statement = max(1, INSERT_PARAMS // len(concrete))
+    for start in range(0, len(rows), per_statement):
+        batch = rows[start : start + per_statement]
+        params = [
+            f.get_db_prep_save(value, connection)
+            for row in batch
+            for f, value in zip(concrete, row, strict=True)
+        ]
+        values = ", ".join([row_marks] * len(batch))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH v ({listed}) AS (VALUES {values}) UPDATE {table} SET {sets} FROM v "
+                f'WHERE {table}.{columns_sql[0]} = v."v0"',
+                params,
+            )

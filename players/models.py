@@ -23,8 +23,9 @@ ON_A_BOARD = Q(**BOARD_ELIGIBLE)
 """:data:`BOARD_ELIGIBLE` as a condition: the leaderboard index holds only these players."""
 
 
-def may_be_on_a_board(player: "Player") -> bool:
-    """Whether ``player``, as loaded, is one of :data:`BOARD_ELIGIBLE`."""
+def may_be_on_a_board(player: object) -> bool:
+    """Whether ``player``, as loaded (a ``Player`` or a row with its fields), is one of
+    :data:`BOARD_ELIGIBLE`."""
     return all(getattr(player, name) == value for name, value in BOARD_ELIGIBLE.items())
 
 

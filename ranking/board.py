@@ -196,23 +196,30 @@ def counted_board(season: int, using: str | None = None) -> dict[int, int]:
     return dict(players.values_list("cups").annotate(players=Count("id")))
 
 
+def stored_board(season: int) -> tuple[dict[int, int], int | None]:
+    """The stored counts of ``season`` (``{cups: players}``, counts of 0 left out) and its
+    total row (None: no row)."""
+    counts = BoardCount.objects.filter(season=season).exclude(players=0)
+    return dict(counts.values_list("cups", "players")), _total_row(season)
+
+
 def board_differences(
-    season: int, counted: dict[int, int]
+    season: int,
+    counted: dict[int, int],
+    stored_counts: tuple[dict[int, int], int | None] | None = None,
 ) -> list[tuple[int | None, int | None, int]]:
-    """How the stored counts of ``season`` differ from ``counted`` (``{cups: players}``, as
+    """How the stored counts of ``season`` (as read now, or ``stored_counts`` as
+    :func:`stored_board` read them) differ from ``counted`` (``{cups: players}``, as
     :func:`counted_board` gives): one ``(cups, stored, counted)`` per total whose count
     differs (stored None: no row, or 0), by cups, then ``(None, stored total, counted total)``
     if the total row differs (stored None: no row, which a season whose board is empty may
     lack)."""
-    stored = dict(
-        BoardCount.objects.filter(season=season).exclude(players=0).values_list("cups", "players")
-    )
+    stored, total = stored_board(season) if stored_counts is None else stored_counts
     differences: list[tuple[int | None, int | None, int]] = [
         (cups, stored.get(cups), counted.get(cups, 0))
         for cups in sorted(stored.keys() | counted.keys())
         if stored.get(cups, 0) != counted.get(cups, 0)
     ]
-    total = _total_row(season)
     if (total or 0) != sum(counted.values()) or (total is None and counted):
         differences.append((None, total, sum(counted.values())))
     return differences

@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
 
 from django.db.models import QuerySet
 
 from bulk.compiled import CompiledRead
-from bulk.updates import by_key, field_value, insert_rows, update_rows
+from bulk.updates import Upsert, by_key, field_value, insert_rows, update_rows, update_values
 from matches.kort.rules import StatsLine
-from players.models import Player
+from players.models import BOARD_ELIGIBLE, Player
 from ranking.board import board_build, board_move, current_season_number, is_on_board
 from ranking.models import CupChange, CupKind
 from stats.services import SeasonCups, stats_follow, stats_replace
@@ -222,11 +221,12 @@ player id)`` for a reset."""
 @dataclass(frozen=True)
 class LadderRepair:
     """What ``manage.py rebuild_ladder --fix`` writes over the stored ladder, as recomputed
-    from the history: ``players`` with their cup fields (``fields``) and ``board_season`` set,
-    all-time statistics values by player id (``stats``), season statistics rows by
-    ``(player id, season)`` (``seasons``; ``stale_seasons`` are removed), ledger rows by
-    :data:`LedgerKey` (``ledger``; ``stale_ledger`` are removed), and the current ``season``,
-    whose board is counted again from the players."""
+    from the history, one chunk of players at a time: ``players`` with their cup fields
+    (``fields``) and ``board_season`` set, all-time statistics values by player id (``stats``),
+    season statistics rows by ``(player id, season)`` (``seasons``; ``stale_seasons`` are
+    removed), ledger rows by :data:`LedgerKey` (``ledger``; ``stale_ledger`` are removed), and
+    the current ``season``, whose board follows the players written (``recount``: counted
+    again from every player's row, once the last chunk is written)."""
 
     players: Sequence[Player]
     fields: Sequence[str]
@@ -236,23 +236,61 @@ class LadderRepair:
     ledger: Mapping[LedgerKey, Mapping[str, object]]
     stale_ledger: Iterable[LedgerKey]
     season: int
+    recount: bool = False
+
+
+LEDGER_UNIQUE = {
+    CupKind.MATCH: Upsert(("match_id", "player_id"), (), "\"kind\" = 'match'"),
+    CupKind.VOID: Upsert(("match_id", "player_id"), (), "\"kind\" = 'void'"),
+    CupKind.SEASON_RESET: Upsert(("season", "player_id"), (), "\"kind\" = 'season_reset'"),
+}
+"""The unique index of each kind of ledger row (``ranking.models.CupChange``): the row a
+repaired one replaces."""
 
 
 def ladder_repair(repair: LadderRepair) -> None:
-    """Write ``repair`` (see :class:`LadderRepair`), then count the current season's board
-    again from the players' rows. Call inside the transaction that holds the players' and
-    statistics rows (players in id order, as finalization locks them)."""
-    Player.objects.bulk_update(repair.players, [*repair.fields, "board_season"])
+    """Write ``repair`` (see :class:`LadderRepair`) in a few statements whatever its size:
+    the players' rows, their statistics (``stats.services.stats_replace``), the ledger rows
+    (removed, then inserted or replacing the row of the same key), then the board's counts
+    follow the players written (``ranking.board.board_move``) or, with ``recount``, are
+    counted again from the players' rows. Call inside the transaction that holds the players'
+    and statistics rows of the repair (players in id order, as finalization locks them)."""
+    ids = [player.pk for player in repair.players]
+    stored = Player.objects.filter(pk__in=ids).only("cups", "board_season", *BOARD_ELIGIBLE)
+    before = {p.pk: p.cups if is_on_board(p, repair.season) else None for p in stored}
+    names = [*repair.fields, "board_season"]
+    update_values(
+        Player,
+        "id",
+        names,
+        [[player.pk, *(getattr(player, name) for name in names)] for player in repair.players],
+    )
     stats_replace(repair.stats, repair.seasons, repair.stale_seasons)
-    for key in repair.stale_ledger:
+    for key in sorted(repair.stale_ledger):
         _ledger_rows(key).delete()
-    for key, values in repair.ledger.items():
-        kind, subject, player_id = key
-        named: dict[str, Any] = {"kind": kind, "player_id": player_id}
-        if kind != CupKind.SEASON_RESET:
-            named["match_id"] = subject
-        _ledger_rows(key).update_or_create(defaults=dict(values), **named)
-    board_build(repair.season)
+    for kind, unique in LEDGER_UNIQUE.items():
+        rows = [
+            {
+                "kind": kind,
+                "player_id": player_id,
+                "match_id": None if kind == CupKind.SEASON_RESET else subject,
+                **values,
+            }
+            for (row_kind, subject, player_id), values in sorted(repair.ledger.items())
+            if row_kind == kind
+        ]
+        columns = sorted({name for row in rows for name in row} - {*unique.key, "kind"})
+        insert_rows(CupChange, rows, replacing=replace(unique, columns=columns))
+    if repair.recount:
+        board_build(repair.season)
+    else:
+        board_move(
+            repair.season,
+            [
+                (before.get(p.pk), p.cups if is_on_board(p, repair.season) else None)
+                for p in repair.players
+            ],
+        )
 
 
 def _ledger_rows(key: LedgerKey) -> QuerySet[CupChange]:

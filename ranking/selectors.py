@@ -88,9 +88,10 @@ def _season(season: int | None) -> int:
 def _distrusted(season: int, error: BoardUnreliable) -> None:
     logger.warning(
         "the leaderboard counts of season %s fail a check (%s): counting players instead; "
-        "run `manage.py rebuild_ladder --fix`",
+        "run `manage.py rebuild_ladder --fix --season %s`",
         season,
         error,
+        season,
     )
 
 

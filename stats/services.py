@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bulk.updates import (
     Expression,
+    Upsert,
     added_by_key,
     at_least,
     by_key,
@@ -129,12 +130,28 @@ def stats_replace(
 ) -> None:
     """Write recomputed statistics over the stored ones (``manage.py rebuild_ladder --fix``):
     each player's all-time row from ``totals`` (by player id), each season row from
-    ``seasons`` (by ``(player id, season)``), and remove the season rows ``stale``."""
-    for player_id, values in totals.items():
-        PlayerStats.objects.update_or_create(player_id=player_id, defaults=dict(values))
+    ``seasons`` (by ``(player id, season)``), and remove the season rows ``stale``. A few
+    statements whatever the rows (inserts that replace the row they meet, one delete per
+    season); a row written keeps its key."""
+    if totals:
+        columns = sorted({name for values in totals.values() for name in values})
+        insert_rows(
+            PlayerStats,
+            [{"player_id": pid, **totals[pid]} for pid in sorted(totals)],
+            replacing=Upsert(("player_id",), columns),
+        )
+    by_season: dict[int, list[int]] = {}
     for player_id, season in stale:
-        SeasonStats.objects.filter(player_id=player_id, season=season).delete()
-    for (player_id, season), values in seasons.items():
-        SeasonStats.objects.update_or_create(
-            player_id=player_id, season=season, defaults=dict(values)
+        by_season.setdefault(season, []).append(player_id)
+    for season, player_ids in sorted(by_season.items()):
+        SeasonStats.objects.filter(season=season, player_id__in=sorted(player_ids)).delete()
+    if seasons:
+        columns = sorted({name for values in seasons.values() for name in values})
+        insert_rows(
+            SeasonStats,
+            [
+                {"player_id": pid, "season": number, **seasons[pid, number]}
+                for pid, number in sorted(seasons)
+            ],
+            replacing=Upsert(("player_id", "season"), columns),
         )
