@@ -1,22 +1,39 @@
 """The ladder's season end (KORT_RULES §10), done once for each season:
 
 1. the claim: the season goes from ``current`` to ``finalizing`` by a conditional update, so
-   of two runs (two beat ticks, two ``season_end`` commands) only one claims it;
+   of two runs (two beat ticks, two ``season_end`` commands) only one claims it; its end moves
+   to that moment;
 2. every completed match of the season is finalized (the run does it itself, idempotently,
-   for those whose task has not run yet);
-3. the final standings are frozen from the season's leaderboard, read in batches in its order;
-4. the soft reset: each human player whose total it changes gets a ``season_reset`` ledger
-   row of the next season, in batches by player id;
-5. the next season opens and the ended one is marked finalized.
+   for those whose task has not run yet), in batches of :data:`BATCH` matches;
+3. the final standings are frozen in one statement (``INSERT ... SELECT`` ranking the board
+   with ``ROW_NUMBER()`` in its order): each player's final rank, cups, best cups and ranked
+   matches of the season;
+4. the switch, one transaction: the soft reset of every human player whose total it changes
+   (``ranking.ladder.ladder_reset``, set-based: a ``season_reset`` ledger row of the next
+   season each and the new totals), the next season opened and the ended one finalized.
 
-Steps 3 and 4 write bounded batches, each in its own transaction together with the progress
-(:class:`~ranking.models.SeasonEnd`), so a run stopped anywhere resumes after the last batch
-written; progress goes to the log (``ranking.season_end``). One run drives an end at a time:
-it holds a lease renewed with every batch, and a run that finds the lease held by another
-leaves the work to it (or, asked to wait, waits and takes over if that run stops).
+Each step commits with its progress (:class:`~ranking.models.SeasonEnd`), so a run stopped
+anywhere resumes at the step it stopped in, and a step is written whole or not at all;
+progress goes to the log (``ranking.season_end``). One run drives an end at a time: it holds a
+lease renewed with every step, and a run that finds the lease held by another leaves the work
+to it (or, asked to wait, waits and takes over if that run stops).
 
-Nothing else changes cups meanwhile: a match completed after the end belongs to the next
-season and waits until it opens (``SeasonNotOpen``), and a void waits for the next season too.
+**Reads stay exact.** Until the switch commits, nothing moves the ending season's board (its
+matches are finalized before the standings are frozen; nothing else changes cups meanwhile),
+so the leaderboard, a player and their surroundings read the board as the season ended; the
+switch changes every total and the current season at once, and a read runs in one snapshot
+(``ranking.selectors.one_snapshot``): it sees the whole switch or none of it.
+
+**Matches completed while the end runs.** §10: a match belongs to the season in which it was
+completed. Completing a match holds the season's row shared, so the claim waits for matches
+completing at that moment and they are the ending season's (step 2 finalizes them); a match
+completed after the claim was completed after the ending season's end, in the next season,
+whose first change is the reset that opens it (§10: the next season starts, and the cups are
+soft-reset). Its cups therefore apply to the reset total, once that season is open: the end
+finalizes those matches itself right after the switch commits, and their tasks, retried
+(``SeasonNotOpen``), find them finalized. The end's steps are set-based, so the wait is the
+end's own length (seconds at a million players), not a season check's period. A void waits for
+the next season too.
 """
 
 from __future__ import annotations
@@ -47,7 +64,7 @@ from stats.models import SeasonStats
 logger = logging.getLogger(__name__)
 
 BATCH = 5000
-"""Rows written per transaction while freezing the standings and resetting the cups."""
+"""Pending matches of the ending season finalized per step (each in its own transaction)."""
 LEASE = timedelta(minutes=2)
 """How long a run's hold on a season end lasts without a batch: past it, another run may take
 over (the one that held it stopped)."""
