@@ -44,6 +44,7 @@ import multiprocessing
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import threading
@@ -59,6 +60,9 @@ WORKERS = 3
 """Processes finalizing matches at once (each its own connection)."""
 REBUILD_TIMEOUT = int(os.environ.get("KORT_BENCH_REBUILD_TIMEOUT", "1800"))
 """Seconds ``rebuild_ladder`` may run before it is stopped (then its time is a lower bound)."""
+REBUILD_MAX_MB = int(os.environ.get("KORT_BENCH_REBUILD_MAX_MB", "2048"))
+"""The address space ``rebuild_ladder`` may take (MB): past it, it fails instead of taking the
+machine's memory (the target is under 1 GB)."""
 RADIUS = 5
 PAGE = 100
 
@@ -281,10 +285,16 @@ def rebuild_timed() -> tuple[float, float]:
     """``manage.py rebuild_ladder`` (check mode) on the large ladder: seconds, peak MB."""
     env = {**os.environ, "DATABASE_URL": f"{scale.SERVER}/{scale.database_name(LARGE)}"}
     command = ["/usr/bin/time", "-v", sys.executable, "manage.py", "rebuild_ladder"]
+    limit = REBUILD_MAX_MB * 1024 * 1024
+
+    def capped() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
     start = time.perf_counter()
     try:
         done = subprocess.run(
             command,
+            preexec_fn=capped,
             env=env,
             cwd=Path(__file__).resolve().parent.parent,
             capture_output=True,
@@ -298,6 +308,8 @@ def rebuild_timed() -> tuple[float, float]:
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
     lines = done.stdout.count("\n")
     print(f"# rebuild_ladder exit {done.returncode}, {lines:,} line(s) of output", flush=True)
+    if "MemoryError" in done.stderr:
+        print(f"# rebuild_ladder ran out of its {REBUILD_MAX_MB} MB", flush=True)
     return elapsed, int(peak.group(1)) / 1024 if peak else float("nan")
 
 
@@ -311,6 +323,7 @@ def main() -> int:
         from django.db import connections
 
         scale.databases_configure()
+        logging.getLogger("django.request").setLevel(logging.ERROR)  # the 404s the end brings
         fell_back = scale.FellBack()
         logging.getLogger("ranking.selectors").addHandler(fell_back)
         paths = {}
