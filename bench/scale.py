@@ -258,17 +258,19 @@ def reads(ladder: Ladder) -> dict[str, str]:
     """Each read's path, by name. Deep pages start in the middle of what they page."""
     from django.urls import Resolver404, resolve
 
+    from matches.history import Cursor
     from matches.models import Seat
     from ranking.board import current_season_number
 
     api = "/api/v1"
     half = ladder.players // 2
     quarter = ladder.players // 4
-    middle_match = (
+    at, match_id = (
         Seat.objects.filter(player_id=ladder.historian)
         .order_by("-match_created_at", "-match_id")
-        .values_list("match_created_at", flat=True)[ladder.history // 2]
+        .values_list("match_created_at", "match_id")[ladder.history // 2]
     )
+    middle_match = Cursor(at, match_id, newer=False).token()
     season_board = f"{api}/seasons/{current_season_number()}/leaderboard/"
     try:
         resolve(season_board)
@@ -286,7 +288,7 @@ def reads(ladder: Ladder) -> dict[str, str]:
         "players_list_first": f"{api}/players/",
         "players_list_deep": f"{api}/players/?cursor={cursor_at(half)}",
         "history_first": history,
-        "history_deep": f"{history}&cursor={cursor_at(middle_match)}",
+        "history_deep": f"{history}&cursor={middle_match}",
         "stats": f"{api}/players/{ladder.historian}/stats/",
         "season_board_page": f"{season_board}?limit=100&offset={quarter}",
     }

@@ -186,6 +186,15 @@ def board_build(season: int) -> None:
     )
 
 
+def board_retire(season: int) -> None:
+    """Remove the counts and total of ``season``, whose board its frozen final standings
+    replace once it is finalized (``ranking.ladder.ladder_reset``, in the transaction that
+    opens the next season): nothing reads a finalized season's counts."""
+    using = router.db_for_write(BoardCount)
+    BoardCount.objects.using(using).filter(season=season).delete()
+    BoardTotal.objects.using(using).filter(season=season).delete()
+
+
 # --- reads --------------------------------------------------------------------------------------
 
 

@@ -24,14 +24,22 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
+from django.db import connections, router
 from django.db.models import QuerySet
 
 from bulk.compiled import CompiledRead
 from bulk.updates import Upsert, by_key, field_value, insert_rows, update_rows, update_values
 from matches.kort.rules import StatsLine
 from players.models import BOARD_ELIGIBLE, Player
-from ranking.board import board_build, board_move, current_season_number, is_on_board
+from ranking.board import (
+    board_build,
+    board_move,
+    board_retire,
+    current_season_number,
+    is_on_board,
+)
 from ranking.models import CupChange, CupKind
 from stats.services import SeasonCups, stats_follow, stats_replace
 
@@ -211,6 +219,67 @@ def _board_follow(
         season,
         [(before[p.pk], p.cups if is_on_board(p, season) else None) for p in players],
     )
+
+
+RESET_SQL = "CASE WHEN {cups} < 0 THEN 0 ELSE %(floor)s + ({cups} - %(floor)s) / 2 END"
+"""A total after the soft reset with floor T (KORT_RULES §10), for a total that it changes
+(``cups < 0`` or ``cups > T``): the numbers of ``matches.kort.rules.season_reset_cups`` (the
+excess is positive, so the integer division rounds down)."""
+
+
+def ladder_reset(season: int, floor: int, at: datetime, *, after_id: int = 0) -> int:
+    """The soft reset that opens ``season`` (KORT_RULES §10), applied to every human player
+    (id above ``after_id``) whose total it changes, set-based: their totals in one ``UPDATE``
+    (``cups_changed_at`` stamped ``at``; ``best_cups`` stays, a reset only lowers a total)
+    and their ``season_reset`` ledger rows (delta ``new - cups``) in one ``INSERT ...
+    SELECT``. On PostgreSQL both are one statement, the rows' old totals read from the
+    statement's snapshot, so the ledger's checks of its players find rows this transaction
+    already holds. The board of the ending season, which its frozen standings replace, loses
+    its counts; the new season's board starts empty, so no count moves. Returns the number of
+    players reset.
+
+    Call it in the transaction that opens ``season``, holding the ending season's row, once
+    that season's standings are frozen and no other writer moves cups (its matches are all
+    finalized, the next season's wait for it, voids wait for the season row)."""
+    connection = connections[router.db_for_write(CupChange)]
+    quote = connection.ops.quote_name
+    column = {field.name: quote(str(field.column)) for field in CupChange._meta.concrete_fields}
+    fields = ("kind", "match", "player", "season", "delta", "cups_after", "created_at")
+    ledger = f"{quote(CupChange._meta.db_table)} ({', '.join(column[name] for name in fields)})"
+    players = quote(Player._meta.db_table)
+    changed = "NOT is_bot AND (cups < 0 OR cups > %(floor)s) AND id > %(after)s"
+    params: dict[str, Any] = {
+        "floor": floor,
+        "after": after_id,
+        "season": season,
+        "at": at,
+        "kind": CupKind.SEASON_RESET.value,
+    }
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"WITH moved AS (UPDATE {players} SET cups = {RESET_SQL.format(cups='cups')}, "
+                f"cups_changed_at = %(at)s WHERE {changed} RETURNING id, cups) "
+                f"INSERT INTO {ledger} SELECT %(kind)s, NULL, moved.id, %(season)s, "
+                "moved.cups - was.cups, moved.cups, %(at)s "
+                f"FROM moved JOIN {players} AS was ON was.id = moved.id",
+                params,
+            )
+            reset = cursor.rowcount
+        else:
+            new = RESET_SQL.format(cups="cups")
+            cursor.execute(
+                f"INSERT INTO {ledger} SELECT %(kind)s, NULL, id, %(season)s, {new} - cups, "
+                f"{new}, %(at)s FROM {players} WHERE {changed}",
+                params,
+            )
+            reset = cursor.rowcount
+            cursor.execute(
+                f"UPDATE {players} SET cups = {new}, cups_changed_at = %(at)s WHERE {changed}",
+                params,
+            )
+    board_retire(season - 1)
+    return reset
 
 
 LedgerKey = tuple[str, int, int]

@@ -145,15 +145,16 @@ class SeasonEndStep(models.TextChoices):
 
 
 class SeasonEnd(models.Model):
-    """The progress of a season's end (KORT_RULES §10), written batch by batch so that a run
-    stopped half-way is resumed where it stopped.
+    """The progress of a season's end (KORT_RULES §10), written with each step so that a run
+    stopped half-way is resumed at the step it stopped in.
 
-    ``step``: finalizing the season's completed matches, freezing the standings, the soft
-    reset, opening the next season, done. ``cursor`` is the last row the step has done (a
-    leaderboard key while freezing, a player id while resetting); ``standings`` the ranks
-    frozen so far. ``reset_floor`` is the ``KORT_SEASON_RESET_FLOOR`` read when the end was
-    claimed, the T of every batch of its reset. One run at a time drives the end: the one
-    holding ``runner`` until ``lease_until``, renewed with every batch.
+    ``step``: finalizing the season's completed matches, freezing the standings (one
+    statement), the reset with the next season's opening (one transaction; ``open`` is the
+    same step, as ends begun in batches recorded it), done. ``cursor``: the last player id an
+    end begun in batches had reset (the reset goes on from there); ``standings`` the ranks
+    frozen. ``reset_floor`` is the ``KORT_SEASON_RESET_FLOOR`` read when the end was claimed,
+    the T of its reset. One run at a time drives the end: the one holding ``runner`` until
+    ``lease_until``, renewed with every step.
     """
 
     season = models.OneToOneField(

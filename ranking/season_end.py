@@ -1,22 +1,39 @@
 """The ladder's season end (KORT_RULES §10), done once for each season:
 
 1. the claim: the season goes from ``current`` to ``finalizing`` by a conditional update, so
-   of two runs (two beat ticks, two ``season_end`` commands) only one claims it;
+   of two runs (two beat ticks, two ``season_end`` commands) only one claims it; its end moves
+   to that moment;
 2. every completed match of the season is finalized (the run does it itself, idempotently,
-   for those whose task has not run yet);
-3. the final standings are frozen from the season's leaderboard, read in batches in its order;
-4. the soft reset: each human player whose total it changes gets a ``season_reset`` ledger
-   row of the next season, in batches by player id;
-5. the next season opens and the ended one is marked finalized.
+   for those whose task has not run yet), in batches of :data:`BATCH` matches;
+3. the final standings are frozen in one statement (``INSERT ... SELECT`` ranking the board
+   with ``ROW_NUMBER()`` in its order): each player's final rank, cups, best cups and ranked
+   matches of the season;
+4. the switch, one transaction: the soft reset of every human player whose total it changes
+   (``ranking.ladder.ladder_reset``, set-based: a ``season_reset`` ledger row of the next
+   season each and the new totals), the next season opened and the ended one finalized.
 
-Steps 3 and 4 write bounded batches, each in its own transaction together with the progress
-(:class:`~ranking.models.SeasonEnd`), so a run stopped anywhere resumes after the last batch
-written; progress goes to the log (``ranking.season_end``). One run drives an end at a time:
-it holds a lease renewed with every batch, and a run that finds the lease held by another
-leaves the work to it (or, asked to wait, waits and takes over if that run stops).
+Each step commits with its progress (:class:`~ranking.models.SeasonEnd`), so a run stopped
+anywhere resumes at the step it stopped in, and a step is written whole or not at all;
+progress goes to the log (``ranking.season_end``). One run drives an end at a time: it holds a
+lease renewed with every step, and a run that finds the lease held by another leaves the work
+to it (or, asked to wait, waits and takes over if that run stops).
 
-Nothing else changes cups meanwhile: a match completed after the end belongs to the next
-season and waits until it opens (``SeasonNotOpen``), and a void waits for the next season too.
+**Reads stay exact.** Until the switch commits, nothing moves the ending season's board (its
+matches are finalized before the standings are frozen; nothing else changes cups meanwhile),
+so the leaderboard, a player and their surroundings read the board as the season ended; the
+switch changes every total and the current season at once, and a read runs in one snapshot
+(``ranking.selectors.one_snapshot``): it sees the whole switch or none of it.
+
+**Matches completed while the end runs.** §10: a match belongs to the season in which it was
+completed. Completing a match holds the season's row shared, so the claim waits for matches
+completing at that moment and they are the ending season's (step 2 finalizes them); a match
+completed after the claim was completed after the ending season's end, in the next season,
+whose first change is the reset that opens it (§10: the next season starts, and the cups are
+soft-reset). Its cups therefore apply to the reset total, once that season is open: the end
+finalizes those matches itself right after the switch commits, and their tasks, retried
+(``SeasonNotOpen``), find them finalized. The end's steps are set-based, so the wait is the
+end's own length (seconds at a million players), not a season check's period. A void waits for
+the next season too.
 """
 
 from __future__ import annotations
@@ -24,32 +41,36 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from datetime import datetime, timedelta
+from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Q
+from django.db import connections, router, transaction
+from django.db.models import F, Q, QuerySet, Value, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from matches.kort.rules import season_reset_cups
 from matches.models import Match, MatchStatus
-from players.models import Player
-from ranking.ladder import LadderChange, ladder_apply
-from ranking.models import CupKind, SeasonEnd, SeasonEndStep, SeasonStanding
-from ranking.selectors import BoardKey, leaderboard_after
+from players.models import LEADERBOARD_ORDER
+from ranking.board import board_players
+from ranking.ladder import ladder_reset
+from ranking.models import SeasonEnd, SeasonEndStep, SeasonStanding
 from ranking.services import match_finalize
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season, season_get, seasons_due
 from seasons.services import season_next_open
-from stats.selectors import season_figures
+from stats.models import SeasonStats
 
 logger = logging.getLogger(__name__)
 
 BATCH = 5000
-"""Rows written per transaction while freezing the standings and resetting the cups."""
+"""Pending matches of the ending season finalized per step (each in its own transaction)."""
 LEASE = timedelta(minutes=2)
 """How long a run's hold on a season end lasts without a batch: past it, another run may take
 over (the one that held it stopped)."""
+SORT_MEMORY = "256MB"
+"""PostgreSQL's ``work_mem`` for the statement that ranks the board (a million rows sort in
+about 100 MB), set for that transaction only."""
 WAIT_SECONDS = 1.0
 """How often a run that waits for another run's season end looks again."""
 
@@ -104,8 +125,8 @@ def season_end_run(number: int) -> bool:
     steps = {
         SeasonEndStep.MATCHES: _matches_finalize,
         SeasonEndStep.STANDINGS: _standings_freeze,
-        SeasonEndStep.RESET: _cups_reset,
-        SeasonEndStep.OPEN: _next_open,
+        SeasonEndStep.RESET: _reset_and_open,
+        SeasonEndStep.OPEN: _reset_and_open,
     }
     while True:
         step = _lease_take(number, runner)
@@ -210,85 +231,82 @@ def _matches_finalize(number: int, runner: str) -> None:
 
 
 def _standings_freeze(number: int, runner: str) -> None:
-    """Step 3: freeze the next batch of the season's leaderboard (still the current board)
-    with each player's final rank, cups, best cups and ranked matches of the season."""
+    """Step 3: freeze the season's final standings (§10) in one statement: the board, still
+    the current one, ranked in its order by a window function, each row with the player's
+    cups, best cups and ranked matches of the season (:func:`standings_rows`)."""
     with transaction.atomic():
         end = _progress_locked(number, runner)
-        after = None if end.cursor is None else _board_key(end.cursor)
-        players = leaderboard_after(after, BATCH)
-        figures = season_figures(number, [player.pk for player in players])
-        SeasonStanding.objects.bulk_create(
-            SeasonStanding(
-                season_id=number,
-                player=player,
-                rank=rank,
-                cups=player.cups,
-                best_cups=figures[player.pk].best_cups,
-                matches_played=figures[player.pk].ranked_played,
-                matches_won=figures[player.pk].ranked_won,
-            )
-            for rank, player in enumerate(players, start=end.standings + 1)
-        )
-        frozen = end.standings + len(players)
-        if len(players) == BATCH:
-            _advance(end, standings=frozen, cursor=_cursor(BoardKey.of(players[-1])))
-        else:
-            _advance(end, standings=frozen, step=SeasonEndStep.RESET, cursor=None)
+        frozen = standings_freeze(number)
+        _advance(end, standings=frozen, step=SeasonEndStep.RESET, cursor=None)
     logger.info("season %s: standings frozen through rank %s", number, frozen)
 
 
-def _cups_reset(number: int, runner: str) -> None:
-    """Step 4: the soft reset of the next batch of human players (by id) whose total it
-    changes: a ``season_reset`` row of the next season each (§10)."""
-    with transaction.atomic():
-        end = _progress_locked(number, runner)
-        floor = end.reset_floor
-        changed = Q(cups__lt=0) | Q(cups__gt=floor)
-        query = Player.objects.filter(changed, is_bot=False, pk__gt=end.cursor or 0)
-        players = list(query.select_for_update(no_key=True).order_by("pk")[:BATCH])
-        deltas = {
-            player.pk: season_reset_cups(player.cups, floor) - player.cups for player in players
-        }
-        reset = LadderChange(kind=CupKind.SEASON_RESET, season=number + 1, cups=deltas)
-        ladder_apply(reset, players, timezone.now())
-        if len(players) == BATCH:
-            _advance(end, cursor=players[-1].pk)
-        else:
-            _advance(end, step=SeasonEndStep.OPEN, cursor=None)
-    logger.info(
-        "season %s: %s player(s) reset, through player id %s",
-        number,
-        len(players),
-        players[-1].pk if players else end.cursor,
-    )
+def standings_rows(number: int) -> QuerySet[SeasonStats, Any]:
+    """The final standings of season ``number`` as its board gives them now: per player on it,
+    ``(season, player, rank, cups, best_cups, matches_played, matches_won)``, the rank numbered
+    in ``LEADERBOARD_ORDER`` by ``ROW_NUMBER()`` (no two players share one, as on the board)."""
+    order = [
+        F(f"player__{name.removeprefix('-')}").desc()
+        if name.startswith("-")
+        else F(f"player__{name}").asc()
+        for name in LEADERBOARD_ORDER
+    ]
+    rows = SeasonStats.objects.filter(season=number, player__in=board_players(number))
+    return rows.order_by().annotate(
+        frozen_season=Value(number),
+        rank=Window(RowNumber(), order_by=order),
+        cups_at_end=F("player__cups"),
+    ).values_list(
+        "frozen_season", "player_id", "rank", "cups_at_end", "best_cups", "ranked_played",
+        "ranked_won",
+    )  # fmt: skip
 
 
-def _next_open(number: int, runner: str) -> None:
-    """Step 5: open the next season and mark this one finalized."""
+def standings_freeze(number: int) -> int:
+    """Write the final standings of season ``number`` (:func:`standings_rows`) with one
+    ``INSERT ... SELECT``, in the caller's transaction; returns how many rows it wrote."""
+    sql, params = standings_rows(number).query.sql_with_params()
+    connection = connections[router.db_for_write(SeasonStanding)]
+    quote = connection.ops.quote_name
+    column = {field.name: str(field.column) for field in SeasonStanding._meta.concrete_fields}
+    fields = ("season", "player", "rank", "cups", "best_cups", "matches_played", "matches_won")
+    columns = ", ".join(quote(column[name]) for name in fields)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":  # the board sorted in memory, not on disk
+            cursor.execute(f"SET LOCAL work_mem = '{SORT_MEMORY}'")
+        cursor.execute(
+            f"INSERT INTO {quote(SeasonStanding._meta.db_table)} ({columns}) {sql}", params
+        )
+        return cursor.rowcount
+
+
+def _reset_and_open(number: int, runner: str) -> None:
+    """Steps 4 and 5 in one transaction, the switch: the soft reset of every human player whose
+    total it changes (one ``season_reset`` row of the next season each, §10, written
+    set-based by :func:`~ranking.ladder.ladder_reset`), the next season opened and this one
+    marked finalized. Until it commits every read sees the season's board as it ended; from
+    then on, the reset totals and the new season: never a mix. Then the matches of the next
+    season completed while the end ran are finalized at once."""
     with transaction.atomic():
         end = _progress_locked(number, runner)
         season = Season.objects.select_for_update().get(number=number)
         now = timezone.now()
+        reset = ladder_reset(number + 1, end.reset_floor, now, after_id=end.cursor or 0)
         opened = season_next_open(season, now)
         _advance(end, step=SeasonEndStep.DONE, finished_at=now, runner="", lease_until=None)
     logger.info(
-        "season %s finalized (%s standing(s)); season %s open until %s",
+        "season %s finalized (%s standing(s), %s player(s) reset); season %s open until %s",
         number,
         end.standings,
+        reset,
         opened.number,
         opened.ends_at.isoformat(),
     )
-
-
-def _cursor(key: BoardKey) -> dict:
-    changed_at = key.cups_changed_at.isoformat() if key.cups_changed_at else None
-    return {"cups": key.cups, "cups_changed_at": changed_at, "id": key.id}
-
-
-def _board_key(cursor: dict) -> BoardKey:
-    changed_at = cursor["cups_changed_at"]
-    return BoardKey(
-        cursor["cups"],
-        None if changed_at is None else datetime.fromisoformat(changed_at),
-        cursor["id"],
+    waiting = Match.objects.filter(season=opened.number, status=MatchStatus.COMPLETED)
+    finalized = sum(
+        match_finalize(pk) for pk in waiting.order_by("pk").values_list("pk", flat=True)
     )
+    if finalized:
+        logger.info(
+            "season %s: %s match(es) completed meanwhile finalized", opened.number, finalized
+        )

@@ -7,6 +7,11 @@ endpoint: every rank is 1 + the players ahead, counted from the board's counts
 (``ranking.board``) plus the ties ahead in the index, and every row is numbered by
 :func:`ranked`. Pages at any offset start from the counts, so no read scans the board.
 
+A read of several statements (a page: the counts, then the rows; a player: their row, then
+their rank) runs in one snapshot (:func:`one_snapshot`): a change that commits meanwhile (a
+finalized match, a season's reset and opening, which commit in one transaction) is seen by all
+of its statements or by none, so every answer is the board before the change or after it.
+
 When the counts fail a check (``BoardUnreliable``) the reads count the players instead: the
 same answers, at the cost of a scan, with a warning in the log until ``manage.py
 rebuild_ladder --fix`` rebuilds the counts.
@@ -15,11 +20,13 @@ rebuild_ladder --fix`` rebuilds the counts.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
+from django.db import connections, router, transaction
 from django.db.models import F, Func, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
@@ -43,6 +50,24 @@ from stats.selectors import season_figures
 
 MAX_RADIUS = 50
 logger = logging.getLogger(__name__)
+
+
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """Run the reads inside in one snapshot of the database the players are read from: on
+    PostgreSQL a ``REPEATABLE READ`` transaction (every statement sees the same committed
+    state), elsewhere a transaction (SQLite reads one state per transaction). Inside a
+    transaction already, the caller's transaction is the snapshot it has."""
+    alias = router.db_for_read(Player)
+    connection = connections[alias]
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic(using=alias):
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
 
 
 class BoardPlayer(NamedTuple):

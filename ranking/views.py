@@ -35,6 +35,18 @@ from ranking.serializers import (
 from seasons.selectors import season_get
 
 
+class OneSnapshot:
+    """A view whose reads (GET, HEAD) answer from one snapshot of the database
+    (``ranking.selectors.one_snapshot``): a row and its rank, a page and its count, as one
+    state of the board, whatever commits meanwhile."""
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+        with selectors.one_snapshot():
+            return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+
+
 class PlayerPagination(CursorPagination):
     """Pages of players by id through cursors (``next`` / ``previous``): no count, so a page
     costs the same at any depth of a million players."""
@@ -52,6 +64,7 @@ class PlayerSearch(filters.SearchFilter):
 
 
 class PlayerViewSet(
+    OneSnapshot,
     mixins.CreateModelMixin,
     mixins.RetrieveModelMixin,
     mixins.ListModelMixin,
@@ -181,7 +194,7 @@ class BoardPagination(LimitOffsetPagination):
         return None if self.limit == 0 else super().get_previous_link()
 
 
-class LeaderboardView(generics.GenericAPIView):
+class LeaderboardView(OneSnapshot, generics.GenericAPIView):
     """The current season's board: humans with a finalized ranked match in the season and no
     ban, by cups (API.md "Leaderboard", KORT_RULES §10)."""
 
@@ -203,7 +216,7 @@ class AroundQuery(serializers.Serializer):
     radius = serializers.IntegerField(min_value=0, max_value=selectors.MAX_RADIUS, default=5)
 
 
-class LeaderboardAroundView(generics.GenericAPIView):
+class LeaderboardAroundView(OneSnapshot, generics.GenericAPIView):
     """A player's leaderboard row with up to ``radius`` rows above and below."""
 
     queryset = Player.objects.all()
@@ -229,7 +242,7 @@ class LeaderboardAroundView(generics.GenericAPIView):
         return Response({"results": LeaderboardRowSerializer(rows, many=True).data})
 
 
-class SeasonLeaderboardView(generics.GenericAPIView):
+class SeasonLeaderboardView(OneSnapshot, generics.GenericAPIView):
     """A season's board: the frozen final standings of a finalized season, the live board of
     the current one (API.md "Seasons")."""
 
@@ -258,7 +271,7 @@ def _player(player_id: int) -> Player:
     return player
 
 
-class PlayerSeasonsView(generics.ListAPIView):
+class PlayerSeasonsView(OneSnapshot, generics.ListAPIView):
     """The seasons in which a player played a ranked match, newest first."""
 
     serializer_class = PlayerSeasonSerializer

@@ -1,6 +1,6 @@
 """How a season end runs (KORT_RULES §10): exactly once, whoever starts it and however often;
-after the season's pending matches; before any match of the next season; in batches, so a run
-stopped half-way resumes where it stopped."""
+after the season's pending matches; before any match of the next season; step by step, each
+step one transaction, so a run stopped half-way resumes at the step it stopped in."""
 
 import logging
 from datetime import timedelta
@@ -83,8 +83,9 @@ def test_a_match_completed_after_the_end_waits_for_the_next_season(service, ladd
         assert CupChange.objects.count() == ledger
         assert [season.number for season in seasons_due()] == [1]
 
-        assert end_due_seasons() == [1]
-        assert match_finalize(match_id) is True
+        assert end_due_seasons() == [1]  # the end finalizes it once the season opens
+        assert Match.objects.get(pk=match_id).status == "finalized"
+        assert match_finalize(match_id) is False
     assert Match.objects.get(pk=match_id).season == 2
 
 
@@ -107,8 +108,7 @@ def test_the_end_finalizes_the_seasons_matches_whose_task_has_not_run(service, a
 
 def test_a_void_waits_while_the_end_runs(ladder, monkeypatch):
     match_id = Match.objects.filter(mode="ranked").order_by("pk").values_list("pk", flat=True)[0]
-    monkeypatch.setattr(season_end_module, "BATCH", 2)
-    monkeypatch.setattr(season_end_module, "season_figures", stopping_after(1))
+    monkeypatch.setattr(season_end_module, "ladder_reset", stopping("ladder_reset"))
     with pytest.raises(Stopped):
         season_end()
 
@@ -124,18 +124,16 @@ class Stopped(Exception):
     """The run is stopped here, as a killed worker would be."""
 
 
-def stopping_after(calls: int):
-    """A stand-in for ``season_figures`` that answers ``calls`` times, then stops the run."""
-    real = season_end_module.season_figures
-    made = []
+def stopping(name: str):
+    """A stand-in for the season end's ``name`` that does its work, then stops the run before
+    the step's transaction commits."""
+    real = getattr(season_end_module, name)
 
-    def figures(*args):
-        made.append(args)
-        if len(made) > calls:
-            raise Stopped
-        return real(*args)
+    def stopped(*args, **kwargs):
+        real(*args, **kwargs)
+        raise Stopped
 
-    return figures
+    return stopped
 
 
 def lease_runs_out():
@@ -143,24 +141,22 @@ def lease_runs_out():
 
 
 def test_a_run_stopped_while_freezing_resumes_where_it_stopped(api, ladder, monkeypatch, caplog):
-    monkeypatch.setattr(season_end_module, "BATCH", 2)
-    monkeypatch.setattr(season_end_module, "season_figures", stopping_after(2))
+    monkeypatch.setattr(season_end_module, "standings_freeze", stopping("standings_freeze"))
     caplog.set_level(logging.INFO, logger="ranking.season_end")
 
     with pytest.raises(Stopped):
         season_end()
 
-    assert frozen_standings() == EXPECTED_STANDINGS[:4]
-    assert "season 1: standings frozen through rank 4" in caplog.text
+    assert frozen_standings() == []  # the step is one transaction: nothing of it is kept
     assert api.get(f"{SEASONS}current/").data["status"] == "finalizing"
     assert [season.number for season in seasons_due()] == [1]
     assert SeasonEnd.objects.get().step == "standings"
 
     monkeypatch.undo()
-    monkeypatch.setattr(season_end_module, "BATCH", 2)
     lease_runs_out()
     assert "was already ending; that end is done now" in season_end("--season", "1")
 
+    assert f"season 1: standings frozen through rank {len(EXPECTED_STANDINGS)}" in caplog.text
     assert frozen_standings() == EXPECTED_STANDINGS
     assert CupChange.objects.filter(kind="season_reset").count() == 9
     assert api.get(f"{SEASONS}1/").data["status"] == "finalized"
@@ -168,23 +164,16 @@ def test_a_run_stopped_while_freezing_resumes_where_it_stopped(api, ladder, monk
 
 def test_a_run_stopped_while_resetting_resets_each_player_once(api, ladder, monkeypatch):
     before = dict(Player.objects.values_list("username", "cups"))
-    moves = []
-    real_move = season_end_module.ladder_apply
-
-    def ladder_apply(*args, **kwargs):
-        moves.append(args)
-        if len(moves) == 3:
-            raise Stopped
-        real_move(*args, **kwargs)
-
-    monkeypatch.setattr(season_end_module, "BATCH", 2)
-    monkeypatch.setattr(season_end_module, "ladder_apply", ladder_apply)
+    board_before = board(api)
+    monkeypatch.setattr(season_end_module, "ladder_reset", stopping("ladder_reset"))
     with pytest.raises(Stopped):
         season_end()
-    assert CupChange.objects.filter(kind="season_reset").count() == 4
+    assert CupChange.objects.filter(kind="season_reset").count() == 0
     assert SeasonEnd.objects.get().step == "reset"
+    assert dict(Player.objects.values_list("username", "cups")) == before
+    assert board(api) == board_before  # still the board as the season ended
 
-    monkeypatch.setattr(season_end_module, "ladder_apply", real_move)
+    monkeypatch.undo()
     lease_runs_out()
     assert end_due_seasons() == [1]
 
@@ -195,8 +184,7 @@ def test_a_run_stopped_while_resetting_resets_each_player_once(api, ladder, monk
 
 
 def test_a_run_leaves_an_end_another_run_holds(ladder, monkeypatch):
-    monkeypatch.setattr(season_end_module, "BATCH", 2)
-    monkeypatch.setattr(season_end_module, "season_figures", stopping_after(1))
+    monkeypatch.setattr(season_end_module, "standings_freeze", stopping("standings_freeze"))
     with pytest.raises(Stopped):
         season_end()
     monkeypatch.undo()
@@ -248,7 +236,6 @@ def test_two_season_end_runs_at_once_end_it_once(api, ladder):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_beat_ticks_at_once_end_it_once(api, ladder, monkeypatch):
-    monkeypatch.setattr(season_end_module, "BATCH", 2)
     Season.objects.filter(number=1).update(
         starts_at=timezone.now() - timedelta(days=2), ends_at=timezone.now() - timedelta(days=1)
     )
