@@ -30,6 +30,13 @@ OutcomesSerializer = _serializer(
     "OutcomesSerializer",
     lambda: {outcome.value: OutcomeCountSerializer() for outcome in SHUTOUT_OUTCOMES},
 )
+StreakRunSerializer = _serializer(
+    "StreakRunSerializer",
+    lambda: {"current": serializers.IntegerField(), "best": serializers.IntegerField()},
+)
+StreaksSerializer = _serializer(
+    "StreaksSerializer", lambda: {"win": StreakRunSerializer(), "loss": StreakRunSerializer()}
+)
 PlayerStatsSerializer = _serializer(
     "PlayerStatsSerializer",
     lambda: {
@@ -37,11 +44,12 @@ PlayerStatsSerializer = _serializer(
         "outcomes": OutcomesSerializer(),
         "cups": serializers.IntegerField(),
         "best_cups": serializers.IntegerField(),
+        "streaks": StreaksSerializer(),
     },
 )
 """The KORT_RULES §8 figures of one player, in the order of the answer: the counts of the
 rules' list (``rules.STATS_COUNTS``), each shutout outcome for and against, the cups now and
-best."""
+best, and the streaks of §12."""
 
 
 class SeasonQuery(serializers.Serializer):
