@@ -109,6 +109,13 @@ def test_partners_and_streaks_equal_the_history_after_finalizations_and_voids(ma
                 match_void(finalized.pop(rng.randrange(len(finalized))), "a broken table")
 
         for player in humans:
+            # The figures per mode add up to those over both (KORT_RULES §8, API.md ?mode=).
+            figures = [
+                client.get(f"{PLAYERS}{player.pk}/stats/{query}").json()
+                for query in ("", "?mode=ranked", "?mode=room")
+            ]
+            for name in ("matches_played", "matches_won", "rounds_played", "bavan_called"):
+                assert figures[0][name] == figures[1][name] + figures[2][name]
             history = history_of(client, player.pk)
             for mode in MODES:
                 tables, streaks = recomputed(history, player.pk, mode)
