@@ -1,4 +1,5 @@
-"""The figures of KORT_RULES §12 (partners, opponents, streaks) counted again from the history,
+"""The figures of KORT_RULES §12 (partners, opponents, streaks) and the statistics per mode
+counted again from the history,
 compared with the stored ones and, on request, written over them (``manage.py rebuild_ladder``).
 
 Streaming, in bounded memory: the human players are taken in id order, a chunk at a time; for
@@ -14,16 +15,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from matches.cups import matches_cups
-from matches.kort.rules import Mode, Streaks, Team, team_of
-from matches.models import Match, MatchStatus, Seat
+from matches.kort.rules import Mode, RoundResult, StatsLine, Streaks, Team, match_stats, team_of
+from matches.models import Match, MatchStatus, Round, RoundStatus, Seat, stored_result
 from players.models import Player
-from stats.models import PairFigures, PairSide, StreakFigures
-from stats.services import MatchTable
+from stats.models import ALL_SEASONS, ModeStats, PairFigures, PairSide, StreakFigures
+from stats.services import MatchTable, stats_values
+
+MODE_FIELDS = tuple(stats_values(StatsLine()))
+"""The fields of a ``ModeStats`` row that the checker compares: the §8 counts."""
 
 CHUNK = 500
 """Players counted and compared together: one read of their matches and stored rows."""
@@ -43,6 +47,8 @@ class ExpectedRows:
     player_id: int
     pairs: Mapping[PairKey, tuple[int, int, int]]
     streaks: Mapping[StreakKey, tuple[Streaks, tuple[datetime, int]]]
+    modes: Mapping[StreakKey, Mapping[str, int]] = field(default_factory=dict)
+    """The statistics per mode (``ModeStats``), by ``(season, mode)``: their field values."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,32 @@ def expected_rows(player_id: int, tables: Iterable[MatchTable]) -> ExpectedRows:
                 matches, wins, total = pairs[(str(side), season, mode, other)]
                 pairs[(str(side), season, mode, other)] = (matches + 1, wins + won, total + cups)
     return ExpectedRows(player_id, dict(pairs), streaks)
+
+
+def mode_figures(
+    player_id: int, tables: Iterable[MatchTable], results: Mapping[int, Sequence[RoundResult]]
+) -> dict[StreakKey, dict[str, int]]:
+    """The player's statistics per mode (KORT_RULES §8 over one mode's matches), over all time
+    and each season, from their matches' ``tables`` and each match's round ``results``."""
+    lines: dict[StreakKey, StatsLine] = defaultdict(StatsLine)
+    for table in tables:
+        line = match_stats(results.get(table.match_id, []), table.winner, table.teams[player_id])
+        for season in (ALL_SEASONS, table.season):
+            lines[(season, str(table.mode))] += line
+    return {key: stats_values(line) for key, line in lines.items()}
+
+
+def chunk_results(match_ids: Iterable[int]) -> dict[int, list[RoundResult]]:
+    """The finished rounds' results of each match, in round order (one read)."""
+    rounds = (
+        Round.objects.filter(match_id__in=list(match_ids), status=RoundStatus.FINISHED)
+        .order_by("match_id", "number")
+        .values_list("match_id", "trump_seat", "outcome", "winner", "wins_awarded", "shutout_team")
+    )
+    results: dict[int, list[RoundResult]] = defaultdict(list)
+    for match_id, trump_seat, outcome, winner, wins, shutout in rounds.iterator(chunk_size=5000):
+        results[match_id].append(stored_result(trump_seat, outcome, winner, wins, shutout))
+    return results
 
 
 def chunk_tables(player_ids: Sequence[int]) -> Iterator[tuple[int, list[MatchTable]]]:
@@ -161,9 +193,20 @@ def _chunk_compared(chunk: Sequence[ExpectedRows], *, fix: bool) -> Iterator[Fig
             Streaks(row.win_current, row.win_best, row.loss_current, row.loss_best),
             None if row.last_match is None else (row.last_completed_at, row.last_match),
         )
+    modes: dict[int, dict[StreakKey, dict[str, int]]] = defaultdict(dict)
+    for counted in ModeStats.objects.filter(player_id__in=ids):
+        values = {name: getattr(counted, name) for name in MODE_FIELDS}
+        if any(values.values()):  # a row of zeros left by voids is no figure
+            modes[counted.player_id][(counted.season, counted.mode)] = values
     wrong = []
     for rows in chunk:
         found = list(_player_differences(rows, pairs[rows.player_id], streaks[rows.player_id]))
+        for variant in sorted(modes[rows.player_id].keys() | rows.modes.keys()):
+            stored_values = modes[rows.player_id].get(variant)
+            recomputed_values = rows.modes.get(variant)
+            if stored_values != recomputed_values:
+                subject = f"player {rows.player_id}, statistics ({_variant_label(*variant)})"
+                found.append(FigureDifference(subject, "counts", stored_values, recomputed_values))
         if found:
             wrong.append(rows)
         yield from found
@@ -215,6 +258,15 @@ def figures_write(players: Sequence[ExpectedRows]) -> None:
     ids = [rows.player_id for rows in players]
     PairFigures.objects.filter(player_id__in=ids).delete()
     StreakFigures.objects.filter(player_id__in=ids).delete()
+    ModeStats.objects.filter(player_id__in=ids).delete()
+    ModeStats.objects.bulk_create(
+        [
+            ModeStats(player_id=rows.player_id, season=season, mode=mode, **values)
+            for rows in players
+            for (season, mode), values in sorted(rows.modes.items())
+        ],
+        batch_size=2000,
+    )
     PairFigures.objects.bulk_create(
         [
             PairFigures(
@@ -261,7 +313,10 @@ def pairs_rebuild(*, fix: bool = False) -> list[FigureDifference]:
     def expected() -> Iterator[ExpectedRows]:
         ids = list(humans)
         for start in range(0, len(ids), CHUNK):
-            for player_id, tables in chunk_tables(ids[start : start + CHUNK]):
-                yield expected_rows(player_id, tables)
+            chunk = list(chunk_tables(ids[start : start + CHUNK]))
+            results = chunk_results({t.match_id for _, tables in chunk for t in tables})
+            for player_id, tables in chunk:
+                rows = expected_rows(player_id, tables)
+                yield replace(rows, modes=mode_figures(player_id, tables, results))
 
     return list(figures_differences(expected(), fix=fix))

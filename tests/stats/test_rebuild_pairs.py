@@ -6,7 +6,7 @@ import pytest
 
 from ranking.services import match_void
 from stats import rebuild_pairs
-from stats.models import PairFigures, PairSide, StreakFigures
+from stats.models import ModeStats, PairFigures, PairSide, StreakFigures
 from stats.rebuild_pairs import pairs_rebuild
 from tests.api_steps import PLAYERS, ids_of, match_play, round_body
 
@@ -40,13 +40,20 @@ def stored() -> tuple[list, list]:
     )
 
 
+def mode_counts() -> list:
+    """The statistics per mode that hold a match (a void may leave a row of zeros)."""
+    rows = ModeStats.objects.filter(matches_played__gt=0)
+    return sorted(rows.values_list("player_id", "season", "mode", "matches_played", "rounds_won"))
+
+
 def test_the_figures_kept_by_the_ladder_have_no_difference(ladder):
     assert pairs_rebuild() == []
 
 
 def test_corrupted_and_lost_rows_are_reported_then_fixed(ladder, monkeypatch):
-    amir, bita, cyrus, _ = ladder
+    amir, bita, cyrus, dara = ladder
     kept = stored()
+    counts = mode_counts()
     PairFigures.objects.filter(
         player=amir, side=PairSide.OPPONENT, other=bita, season=0, mode="all"
     ).update(won=0)
@@ -55,6 +62,7 @@ def test_corrupted_and_lost_rows_are_reported_then_fixed(ladder, monkeypatch):
     PairFigures.objects.create(
         player=bita, other=cyrus, side=PairSide.PARTNER, season=0, mode="room", matches=4
     )
+    ModeStats.objects.filter(player=dara, season=0, mode="ranked").update(rounds_won=0)
     monkeypatch.setattr(rebuild_pairs, "CHUNK", 2)  # several chunks of players
 
     found = [str(difference) for difference in pairs_rebuild(fix=True)]
@@ -67,7 +75,11 @@ def test_corrupted_and_lost_rows_are_reported_then_fixed(ladder, monkeypatch):
     assert any(line.startswith(f"player {bita.id}, streaks (all time, all)") for line in found)
     stray = f"player {bita.id}, partner {cyrus.id} (all time, room): matches, won, cups"
     assert f"{stray} stored (4, 0, 0), recomputed None" in found
+    assert any(
+        line.startswith(f"player {dara.id}, statistics (all time, ranked)") for line in found
+    )
     assert stored() == kept
+    assert mode_counts() == counts
     assert pairs_rebuild() == []
 
 
