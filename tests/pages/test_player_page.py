@@ -223,13 +223,13 @@ def test_the_page_costs_the_same_queries_however_many_matches(
         match_play(service, ids_of(cast), KORT)
     path = f"/en/players/{cast[0].id}/"
     oldest = history_walk(client, path, "", "next")[-1].query
-    # player, stats, the page (no count of the history), its seats, rounds and cup changes,
-    # the names of the players shown, the rank (the current season, the board's counts and the
-    # ties ahead), the ledger, and the season history (ranking.selectors.player_seasons: the
-    # standings, the season statistics, the current season and the rank in it again; then
-    # the seasons' names)
+    # player, stats and its streaks (KORT_RULES §12), the page (no count of the history), its
+    # seats, rounds and cup changes, the names of the players shown, the rank (the current
+    # season, the board's counts and the ties ahead), the ledger, and the season history
+    # (ranking.selectors.player_seasons: the standings, the season statistics, the current
+    # season and the rank in it again; then the seasons' names)
     for query in ("", oldest):  # the newest page and the oldest one
-        with django_assert_num_queries(18):
+        with django_assert_num_queries(19):
             client.get(f"{path}{query}")
 
 
