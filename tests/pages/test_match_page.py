@@ -50,9 +50,9 @@ def test_seats_rounds_and_cups(api, client, service, cast):
     shown_cups = [row.cells[3].replace("\u2212", "-") for row in seats]
     assert shown_cups == [f"{cups[str(p.id)]:+d}" for p in cast]
     assert [row.cells for row in table_rows(html, "rounds")] == [
-        ["1", "seat 0, Amir", "7:3", "Win", "Team A", "+1"],
-        ["2", "seat 0, Amir", "2:7", "Win", "Team B", "+1"],
-        ["3", "seat 1, Bita", "0:7", "Kort", "Team B", "+5"],
+        ["1", "seat 0, Amir", "7:3", "Win", "Team A", "+1", "—"],  # trump: no play record
+        ["2", "seat 0, Amir", "2:7", "Win", "Team B", "+1", "—"],
+        ["3", "seat 1, Bita", "0:7", "Kort", "Team B", "+5", "—"],
     ]
     text = text_of(html)
     assert "Status Finished" in text
@@ -136,7 +136,7 @@ def test_a_vote_that_goes_plays_to_13(api, client, cast, voting):
     html = page(client, f"/en/matches/{voting}/").content
     assert "BAVAN! Playing to 13:0" in text_of(html)
     first = table_rows(html, "rounds")[0]
-    assert first.cells == ["1", "seat 0, Amir", "7:0", "Playing to 13:0", "—", "—"]
+    assert first.cells == ["1", "seat 0, Amir", "7:0", "Playing to 13:0", "—", "—", "—"]
 
 
 def test_reading_the_page_settles_the_deadline_as_the_api_read_does(api, client, voting, clock):
