@@ -139,3 +139,47 @@ INSERT_PARAMS = 30_000
 """Parameters of one ``INSERT`` at most (SQLite takes 32,766)."""
 AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")
 """Primary keys the database numbers itself."""
+
+
+def insert_or_add(
+    model: type[Model],
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    unique: Sequence[str],
+    added: Sequence[str],
+) -> None:
+    """``INSERT`` ``rows`` of ``model`` (as :func:`insert_rows`), and where a row with the same
+    ``unique`` columns is there already, add the row's ``added`` columns to it instead
+    (``ON CONFLICT (unique) DO UPDATE SET column = column + EXCLUDED.column``; PostgreSQL and
+    SQLite alike). ``unique`` must be the columns of a unique constraint of the model. One
+    statement per :data:`INSERT_PARAMS` parameters, whatever the rows; a negative amount takes
+    a row back down (a voided match)."""
+    if not rows:
+        return
+    connection = connections[router.db_for_write(model)]
+    table = _quoted(model._meta.db_table)
+    fields = [
+        (str(field.column), field)
+        for field in model._meta.concrete_fields
+        if not (field.primary_key and field.get_internal_type() in AUTO_FIELDS)
+    ]
+    columns = ", ".join(_quoted(column) for column, _ in fields)
+    marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sets = ", ".join(
+        f"{_quoted(column)} = {table}.{_quoted(column)} + EXCLUDED.{_quoted(column)}"
+        for column in added
+    )
+    conflict = f" ON CONFLICT ({', '.join(_quoted(c) for c in unique)}) DO UPDATE SET {sets}"
+    per_statement = max(1, INSERT_PARAMS // len(fields))
+    for start in range(0, len(rows), per_statement):
+        batch = rows[start : start + per_statement]
+        params = [
+            field.get_db_prep_save(
+                row[column] if column in row else field.get_default(), connection
+            )
+            for row in batch
+            for column, field in fields
+        ]
+        values = ", ".join([marks] * len(batch))
+        with connection.cursor() as cursor:
+            cursor.execute(f"INSERT INTO {table} ({columns}) VALUES {values}{conflict}", params)

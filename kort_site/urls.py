@@ -23,7 +23,7 @@ from ranking.views import (
     SeasonLeaderboardView,
 )
 from seasons.views import SeasonCurrentView, SeasonDetailView, SeasonListView
-from stats.views import MyStatsView, PlayerStatsView
+from stats.views import MyStatsView, OpponentsView, PartnersView, PlayerStatsView, VersusView
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
@@ -36,6 +36,13 @@ api_v1 = [
     path("players/<id:player_id>/matches/", PlayerMatchesView.as_view(), name="player-matches"),
     path("players/<id:player_id>/seasons/", PlayerSeasonsView.as_view(), name="player-seasons"),
     path("players/<id:player_id>/cups/", PlayerCupsView.as_view(), name="player-cups"),
+    path("players/<id:player_id>/partners/", PartnersView.as_view(), name="player-partners"),
+    path("players/<id:player_id>/opponents/", OpponentsView.as_view(), name="player-opponents"),
+    path(
+        "players/<id:player_id>/versus/<id:other_id>/",
+        VersusView.as_view(),
+        name="player-versus",
+    ),
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
     path("seasons/", SeasonListView.as_view(), name="seasons"),
     path("seasons/current/", SeasonCurrentView.as_view(), name="season-current"),

@@ -52,12 +52,14 @@ def player_matches(player_id: int) -> QuerySet[Match]:
 
 
 def player_result_q(result: str) -> Q:
-    """Of :func:`player_matches`, those the player's team ``won`` or ``lost`` (matches still on
-    are neither)."""
+    """Of :func:`player_matches`, those the player's team ``won`` or ``lost``: matches still on
+    and void matches are neither (API.md "Players"; KORT_RULES §11: a void match stays in the
+    history, marked ``"status": "void"``, and counts for no one)."""
     won = Q()
     for team in Team:
         won |= Q(history_seat__in=team.seats, winner=team)
-    return ~Q(status=MatchStatus.IN_PROGRESS) & (won if result == "won" else ~won)
+    decided = ~Q(status__in=[MatchStatus.IN_PROGRESS, MatchStatus.VOID])
+    return decided & (won if result == "won" else ~won)
 
 
 def matches_awaiting_finalization(completed_before: datetime | None = None) -> QuerySet[Match]:

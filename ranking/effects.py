@@ -7,7 +7,8 @@ cups nor statistics.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from django.db import connections, router
 
@@ -37,7 +38,8 @@ class PlayerEffect:
 class MatchFacts:
     """What the effect of a completed match is computed from: its mode, winner and wins, its
     rounds' results in order, and the team of each human player by player id (bots get
-    nothing); and the season it was completed in."""
+    nothing); and the season it was completed in; when it was completed and the team of
+    every seated player, bots too (KORT_RULES §12)."""
 
     ranked: bool
     winner: Team
@@ -45,6 +47,8 @@ class MatchFacts:
     results: list[RoundResult]
     human_teams: dict[int, Team]
     season: int
+    completed_at: datetime | None = None
+    teams: dict[int, Team] = field(default_factory=dict)
 
 
 def facts_of(match: Match) -> MatchFacts:
@@ -58,6 +62,8 @@ def facts_of(match: Match) -> MatchFacts:
         results=[r.result for r in sorted(match.rounds.all(), key=lambda r: r.number)],
         human_teams={s.player_id: s.team for s in match.seats.all() if not s.player.is_bot},
         season=_season_over(match.pk, match.season),
+        completed_at=match.completed_at,
+        teams={s.player_id: s.team for s in match.seats.all()},
     )
 
 
@@ -68,7 +74,7 @@ def completed_facts(match_id: int) -> MatchFacts | None:
     with connections[router.db_for_write(Match)].cursor() as cursor:
         cursor.execute(
             f'SELECT m."mode", m."winner", m."wins_a", m."wins_b", m."season", s."seat", '
-            f's."player_id", p."is_bot" FROM "{match}" m '
+            f's."player_id", p."is_bot", m."completed_at" FROM "{match}" m '
             f'JOIN "{seat}" s ON s."match_id" = m."id" '
             f'JOIN "{player}" p ON p."id" = s."player_id" WHERE m."id" = %s',
             [match_id],
@@ -88,9 +94,20 @@ def completed_facts(match_id: int) -> MatchFacts | None:
         winner=Team(winner),
         wins={Team.A: wins_a, Team.B: wins_b},
         results=results,
-        human_teams={pid: team_of(number) for _, _, _, _, _, number, pid, bot in seats if not bot},
+        human_teams={pid: team_of(number) for *_, number, pid, bot, _ in seats if not bot},
         season=_season_over(match_id, season),
+        completed_at=_as_time(seats[0][8]),
+        teams={pid: team_of(number) for *_, number, pid, _, _ in seats},
     )
+
+
+def _as_time(value: datetime | str | None) -> datetime | None:
+    """A time column as a plain statement reads it: an aware time on PostgreSQL, a naive UTC
+    time (or its text) on SQLite."""
+    if value is None:
+        return None
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _season_over(match_id: int, season: int | None) -> int:

@@ -14,8 +14,17 @@ fields, the ledger, the season statistics' cups or the board's counts.
 Lock order, the same for every writer (so no two can deadlock): the match rows first (in id
 order), then the current season's row (shared, voids only), then the players' rows in id order
 (:func:`players_locked`), then the statistics rows (in player id order, by the statements of
-``stats.services``), then the board's total and its counts in increasing cups
-(``ranking.board.board_move``).
+``stats.services``: all time, the season's, the mode's), then the §12 rows of the match's
+human players, the pair rows (in the order of their unique key, player first) and then the
+streak rows (player, season, mode), then the board's total and its counts in increasing cups
+(``ranking.board.board_move``). The §12 rows are keyed by a human player of the change, whose
+player row the writer holds: two writers never wait on them for each other, since any two
+changes that share such a row already queue on that player's row.
+
+The figures of KORT_RULES §12 are lines of the same change (``LadderChange.table``): a
+finalized match counts in its players' partners, opponents and streaks, its void takes it back
+out, in the same transaction as its cups (``stats.services.MatchTable``; how the streaks stay
+right under a void in the middle of a run is told there).
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ from matches.kort.rules import StatsLine
 from players.models import Player
 from ranking.board import board_build, board_move, current_season_number, is_on_board
 from ranking.models import CupChange, CupKind
-from stats.services import SeasonCups, stats_follow, stats_replace
+from stats.services import MatchTable, SeasonCups, stats_follow, stats_replace
 
 UPDATE_BATCH = 1000
 """Players whose totals one statement writes (a season's reset moves thousands)."""
@@ -63,6 +72,8 @@ class LadderChange:
     - ``board``: each player's :class:`BoardStep` on the current season's board (missing:
       ``KEEP``).
     - ``banned``: the players' ban flag after the change (None: unchanged).
+    - ``table``: the match as KORT_RULES §12 counts it (partners, opponents, streaks), or
+      taken back out (a void, ``-table``); None for a change of no match.
     """
 
     kind: CupKind | None = None
@@ -74,6 +85,7 @@ class LadderChange:
     ranked: bool = False
     board: Mapping[int, BoardStep] = field(default_factory=dict)
     banned: bool | None = None
+    table: MatchTable | None = None
 
     @property
     def player_ids(self) -> list[int]:
@@ -142,6 +154,7 @@ def ladder_apply(change: LadderChange, players: Sequence[Player], at: datetime) 
         change.stats,
         season=change.stats_season,
         ranked=change.ranked,
+        table=change.table,
     )
     if change.banned is not None:
         _banned(players, change.banned)

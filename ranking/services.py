@@ -33,6 +33,7 @@ from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season_shared
 from stats.models import counts_for_the_board
 from stats.selectors import season_figures
+from stats.services import MatchTable
 
 
 class SeasonNotOpen(Exception):
@@ -92,6 +93,23 @@ def finalized_change(
         stats_season=facts.season,
         ranked=facts.ranked,
         board=dict.fromkeys(cups, BoardStep.JOIN),
+        table=match_table(match_id, facts, cups),
+    )
+
+
+def match_table(match_id: int, facts: MatchFacts, cups: Mapping[int, int]) -> MatchTable:
+    """The match as KORT_RULES §12 counts it: every seated player's team (bots too), the
+    human players whose figures it moves, and their cups (ranked)."""
+    assert facts.completed_at is not None  # a match over has its completion time
+    return MatchTable(
+        match_id=match_id,
+        completed_at=facts.completed_at,
+        season=facts.season,
+        mode=Mode.RANKED if facts.ranked else Mode.ROOM,
+        winner=facts.winner,
+        teams=facts.teams,
+        humans=sorted(facts.human_teams),
+        cups=cups,
     )
 
 
@@ -178,13 +196,15 @@ def _voids_apply(
     players = players_locked({*also, *(pid for f in voided.values() for pid in f.human_teams)})
     by_id = {player.pk: player for player in players}
     now = timezone.now()
-    for match_id, facts in voided.items():
-        change = voided_change(match_id, facts, season)
-        ladder_apply(change, [by_id[pid] for pid in change.player_ids], now)
+    # Marked void first: the streaks counted again from a player's history (KORT_RULES §12)
+    # leave out every match this step voids, not only the one being applied.
     if match_ids:
         Match.objects.filter(pk__in=match_ids).update(
             status=MatchStatus.VOID, void_reason=reason, voided_at=now, void_season=season
         )
+    for match_id, facts in voided.items():
+        change = voided_change(match_id, facts, season)
+        ladder_apply(change, [by_id[pid] for pid in change.player_ids], now)
     return by_id
 
 
@@ -194,7 +214,8 @@ def voided_change(match_id: int, facts: MatchFacts, season: int) -> LadderChange
     of the season it was completed in; and a player leaves the current board when no ranked
     match of the season counts for them any more (§10)."""
     given = CupChange.objects.filter(match_id=match_id, kind=CupKind.MATCH)
-    cups = {player_id: -delta for player_id, delta in given.values_list("player", "delta")}
+    gave = dict(given.values_list("player", "delta"))
+    cups = {player_id: -delta for player_id, delta in gave.items()}
     rows = season_figures(season, list(cups))
     this_season = int(facts.ranked and facts.season == season)
     counting = {pid: row.ranked_played - this_season for pid, row in rows.items()}
@@ -210,6 +231,7 @@ def voided_change(match_id: int, facts: MatchFacts, season: int) -> LadderChange
             pid: BoardStep.JOIN if counts_for_the_board(counting.get(pid, 0)) else BoardStep.LEAVE
             for pid in cups
         },
+        table=-match_table(match_id, facts, gave),
     )
 
 

@@ -125,3 +125,127 @@ class SeasonStats(StatsCounts):
 
     def __str__(self):
         return f"season {self.season} stats of {self.player}"
+
+
+# --- Partners, opponents and streaks (KORT_RULES §12), and the figures per mode ---------------
+
+ALL_SEASONS = 0
+"""The ``season`` of the rows over all time (season numbers start at 1)."""
+ALL_MODES = "all"
+"""The ``mode`` of the rows over room and ranked matches alike (KORT_RULES §12)."""
+MODES = (ALL_MODES, "ranked", "room")
+
+
+class PairSide(models.TextChoices):
+    """Where the other player sat: in the player's team, or in the other one (§12)."""
+
+    PARTNER = "partner"
+    OPPONENT = "opponent"
+
+
+class PairFigures(models.Model):
+    """What a player did with (``partner``) or against (``opponent``) another player over
+    their finalized, not void, matches (KORT_RULES §12): ``matches`` played, ``won`` by the
+    player, ``cups`` the sum of the player's cup changes in them (0 for room matches). One
+    row per (player, side, season, mode, other), for each season (``season`` N) and over all
+    time (:data:`ALL_SEASONS`), for each mode and over both (:data:`ALL_MODES`), so a table
+    of any of them is read in order from ``pair_table_order``. Bots count as the other player
+    like humans; only human players have rows of their own (bots have no statistics, §8). A
+    void takes its match back out (a row may fall to 0 matches: no pair is shown then)."""
+
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="pairs")
+    other = models.ForeignKey(
+        "players.Player", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    side = models.CharField(max_length=8, choices=PairSide.choices)
+    season = models.PositiveIntegerField(help_text="The season's number; 0: all time.")
+    mode = models.CharField(max_length=6, help_text="ranked, room, or all: both.")
+    matches = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    cups = models.IntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "pair figures"
+        indexes = [
+            models.Index(
+                "player",
+                "side",
+                "season",
+                "mode",
+                models.F("matches").desc(),
+                "other",
+                name="pair_table_order",
+            )
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "side", "season", "mode", "other"], name="one_pair_row"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(won__lte=models.F("matches")), name="pair_won_within_played"
+            ),
+            models.CheckConstraint(condition=models.Q(mode__in=MODES), name="pair_mode_known"),
+        ]
+
+    def __str__(self):
+        return f"{self.side} {self.other_id} of {self.player_id} ({self.season}, {self.mode})"
+
+
+class StreakFigures(models.Model):
+    """A player's win and loss streaks (KORT_RULES §12) over their finalized, not void,
+    matches of ``season`` (0: all time) and ``mode`` (``all``: both), ordered by completion
+    time, then match id: the ``current`` run of each kind (one of the two is 0 once a match
+    counts) and the ``best`` ever. ``last_completed_at`` / ``last_match`` name the latest match
+    counted: a match finalized after it extends the runs by one step; anything else (a void,
+    a match finalized out of that order) has the runs counted again from the player's history
+    (``stats.services``)."""
+
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="streaks")
+    season = models.PositiveIntegerField(help_text="The season's number; 0: all time.")
+    mode = models.CharField(max_length=6, help_text="ranked, room, or all: both.")
+    win_current = models.PositiveIntegerField(default=0)
+    win_best = models.PositiveIntegerField(default=0)
+    loss_current = models.PositiveIntegerField(default=0)
+    loss_best = models.PositiveIntegerField(default=0)
+    last_completed_at = models.DateTimeField(null=True, blank=True)
+    last_match = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "streak figures"
+        constraints = [
+            models.UniqueConstraint(fields=["player", "season", "mode"], name="one_streak_row"),
+            models.CheckConstraint(
+                condition=models.Q(win_current__lte=models.F("win_best"))
+                & models.Q(loss_current__lte=models.F("loss_best"))
+                & (models.Q(win_current=0) | models.Q(loss_current=0)),
+                name="streaks_current_within_best",
+            ),
+            models.CheckConstraint(condition=models.Q(mode__in=MODES), name="streak_mode_known"),
+        ]
+
+    def __str__(self):
+        return f"streaks of {self.player_id} ({self.season}, {self.mode})"
+
+
+class ModeStats(StatsCounts):
+    """A player's §8 counts over the matches of one mode (``ranked`` or ``room``), over all
+    time (``season`` 0) or over one season (API.md "Players": ``?mode=``)."""
+
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.CASCADE, related_name="mode_stats"
+    )
+    season = models.PositiveIntegerField(help_text="The season's number; 0: all time.")
+    mode = models.CharField(max_length=6, help_text="ranked or room.")
+
+    class Meta:
+        verbose_name_plural = "mode stats"
+        constraints = [
+            models.UniqueConstraint(fields=["player", "season", "mode"], name="one_mode_row"),
+            models.CheckConstraint(
+                condition=models.Q(mode__in=MODES[1:]), name="mode_stats_mode_known"
+            ),
+            *_counts_constraints("mode_"),
+        ]
+
+    def __str__(self):
+        return f"{self.mode} stats of {self.player} ({self.season})"

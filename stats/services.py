@@ -1,20 +1,49 @@
 """Writes of the "My games" statistics (KORT_RULES §8): fold a finalized match in, for all time
-and for its season (§10), or take a voided one back out (§11); and the season's cups."""
+and for its season (§10), and per mode, or take a voided one back out (§11); the season's
+cups; and the figures of §12, partners, opponents and streaks (:class:`MatchTable`).
+
+How the streaks stay right (§12: ordered by completion time, then match id; a void match taken
+out as if never played): each streak row remembers the latest match it counted. A match
+finalized after that one, the usual case, moves the row by one step (``Streaks.after``). A
+void, or a match finalized out of that order (completed before one already counted), has the
+row counted again from the player's history in that season and mode (:func:`streaks_counted`,
+one ordered read of the player's finalized matches of that season and mode). Runs are not
+additive: taking a match out of the middle can join two runs or shorten the best one, which
+no stored sum could tell.
+"""
+
+from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from django.db import connections, router
 
 from bulk.updates import (
     Expression,
     added_by_key,
     at_least,
     by_key,
+    insert_or_add,
     insert_rows,
     update_rows,
     vendor_of,
 )
-from matches.kort.rules import StatsLine
-from stats.models import COUNT_FIELDS, OUTCOME_FIELDS, PlayerStats, SeasonStats
+from matches.kort.rules import Mode, StatsLine, Streaks, Team, team_of
+from matches.models import MatchStatus, Seat
+from stats.models import (
+    ALL_MODES,
+    ALL_SEASONS,
+    COUNT_FIELDS,
+    OUTCOME_FIELDS,
+    ModeStats,
+    PairFigures,
+    PairSide,
+    PlayerStats,
+    SeasonStats,
+    StreakFigures,
+)
 
 
 def stats_values(line: StatsLine) -> dict[str, int]:
@@ -36,18 +65,51 @@ class SeasonCups:
     after: Mapping[int, int]
 
 
+@dataclass(frozen=True)
+class MatchTable:
+    """A finalized match as KORT_RULES §12 sees it: who sat in which team (``teams``, every
+    seated player by id, bots too), the ``winner``, its ``mode`` and ``season``, when it was
+    completed (the streaks' order), the cup change of each human player (``cups``: a ranked
+    match's; empty for a room match), and ``humans``, the players whose figures it moves, in
+    id order. ``sign`` is 1 to count it, -1 to take it back out (a void, §11): ``-table``."""
+
+    match_id: int
+    completed_at: datetime
+    season: int
+    mode: Mode
+    winner: Team
+    teams: Mapping[int, Team]
+    humans: Sequence[int]
+    cups: Mapping[int, int] = field(default_factory=dict)
+    sign: int = 1
+
+    def __neg__(self) -> MatchTable:
+        return replace(self, sign=-self.sign)
+
+    def won(self, player_id: int) -> bool:
+        """Whether ``player_id``'s team won the match."""
+        return self.teams[player_id] is self.winner
+
+    def variants(self) -> list[tuple[int, str]]:
+        """The ``(season, mode)`` of the stored rows the match counts in: over all time and
+        its season, over both modes and its own."""
+        return [(s, m) for s in (ALL_SEASONS, self.season) for m in (ALL_MODES, str(self.mode))]
+
+
 def stats_follow(
     cups: SeasonCups,
     lines: Sequence[tuple[StatsLine, Sequence[int]]],
     *,
     season: int | None,
     ranked: bool,
+    table: MatchTable | None = None,
 ) -> None:
     """The statistics of one change of the ladder (``ranking.ladder.ladder_apply``): the
     season rows of ``cups.season`` follow the moved totals (opened with the totals before, then
-    their ``cups`` and ``best_cups`` recorded, §10), and ``lines`` are added to all-time and to
-    ``season``'s statistics (:func:`stats_add`; rows of ``season`` opened with the totals
-    before when no total moved)."""
+    their ``cups`` and ``best_cups`` recorded, §10), ``lines`` are added to all-time, to
+    ``season``'s and to the mode's statistics (:func:`stats_add`; rows of ``season`` opened
+    with the totals before when no total moved), and the match's ``table`` moves the §12
+    figures of its human players (:func:`pairs_follow`, then :func:`streaks_follow`)."""
     if cups.season is not None and cups.after:
         season_stats_open(cups.season, {pid: cups.before[pid] for pid in cups.after})
         season_cups_record(cups.season, cups.after)
@@ -56,6 +118,9 @@ def stats_follow(
         if not cups.after:
             season_stats_open(season, cups.before)
         stats_add(lines, season=season, ranked=ranked)
+    if table is not None:
+        pairs_follow(table)
+        streaks_follow(table)
 
 
 def stats_add(
@@ -82,6 +147,33 @@ def stats_add(
             for (counts, ids), (line, _) in zip(values, teams, strict=True)
         ]
     update_rows(SeasonStats, "player_id", player_ids, _added(values), season=season)
+    mode_stats_add(teams, season=season, mode=Mode.RANKED if ranked else Mode.ROOM)
+
+
+def mode_stats_add(
+    teams: Sequence[tuple[StatsLine, Sequence[int]]], *, season: int, mode: Mode
+) -> None:
+    """Add each team's line (as :func:`stats_add`) to its players' statistics of ``mode``,
+    over all time and over ``season``: a match's lines in one statement (rows made as
+    needed), a void's (negative) in one per row set (the rows are there)."""
+    values = [(stats_values(line), ids) for line, ids in teams]
+    if any(line.matches_played < 0 for line, _ in teams):
+        player_ids = sorted(pid for _, ids in teams for pid in ids)
+        for variant in (ALL_SEASONS, season):
+            update_rows(
+                ModeStats, "player_id", player_ids, _added(values), season=variant, mode=mode
+            )
+        return
+    rows = [
+        {"player_id": pid, "season": variant, "mode": str(mode), **counts}
+        for counts, ids in values
+        for pid in ids
+        for variant in (ALL_SEASONS, season)
+    ]
+    rows.sort(key=lambda row: (row["player_id"], row["season"]))
+    insert_or_add(
+        ModeStats, rows, unique=("player_id", "season", "mode"), added=tuple(values[0][0])
+    )
 
 
 def _added(values: Sequence[tuple[dict[str, int], Sequence[int]]]) -> dict[str, Expression]:
@@ -138,3 +230,172 @@ def stats_replace(
         SeasonStats.objects.update_or_create(
             player_id=player_id, season=season, defaults=dict(values)
         )
+
+
+# --- Partners, opponents and streaks (KORT_RULES §12) ------------------------------------------
+
+PAIR_UNIQUE = ("player_id", "side", "season", "mode", "other_id")
+"""The columns of the unique constraint ``one_pair_row``."""
+
+
+def pairs_follow(table: MatchTable) -> None:
+    """Count the match (``table.sign`` 1) in, or take it back out of (-1), the partners and
+    opponents figures of each of its human players, for every stored season and mode it
+    counts in (:meth:`MatchTable.variants`): one statement for the match's rows (rows in the
+    order of the unique key, which every writer follows). The rows are those of the match's
+    human players only, whose player rows the ladder holds locked (``ranking.ladder``)."""
+    rows = []
+    for player_id in table.humans:
+        won = int(table.won(player_id))
+        cups = table.cups.get(player_id, 0)
+        for other, team in sorted(table.teams.items()):
+            if other == player_id:
+                continue
+            side = PairSide.PARTNER if team is table.teams[player_id] else PairSide.OPPONENT
+            for season, mode in table.variants():
+                rows.append(
+                    {
+                        "player_id": player_id,
+                        "other_id": other,
+                        "side": str(side),
+                        "season": season,
+                        "mode": mode,
+                        "matches": table.sign,
+                        "won": table.sign * won,
+                        "cups": table.sign * cups,
+                    }
+                )
+    rows.sort(key=lambda row: tuple(row[name] for name in PAIR_UNIQUE))
+    if table.sign > 0:
+        insert_or_add(PairFigures, rows, unique=PAIR_UNIQUE, added=("matches", "won", "cups"))
+    else:
+        _pairs_take_back(rows)
+
+
+def _pairs_take_back(rows: Sequence[Mapping]) -> None:
+    """Add the (negative) amounts of ``rows`` to the stored pair rows, which a finalization
+    made: one ``UPDATE`` whatever the rows (rows of one player share their amounts)."""
+    table = f'"{PairFigures._meta.db_table}"'
+    amounts: dict[int, tuple[int, int, int]] = {
+        row["player_id"]: (row["matches"], row["won"], row["cups"]) for row in rows
+    }
+    sets = []
+    params: list = []
+    for position, name in enumerate(("matches", "won", "cups")):
+        whens = " ".join(["WHEN %s THEN CAST(%s AS integer)"] * len(amounts))
+        sets.append(f'"{name}" = "{name}" + CASE "player_id" {whens} END')
+        params += [v for pid, values in sorted(amounts.items()) for v in (pid, values[position])]
+    keys = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
+    params += [row[name] for row in rows for name in PAIR_UNIQUE]
+    columns = ", ".join(f'"{name}"' for name in PAIR_UNIQUE)
+    sql = f"UPDATE {table} SET {', '.join(sets)} WHERE ({columns}) IN (VALUES {keys})"
+    with connections[router.db_for_write(PairFigures)].cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+STREAK_FIELDS = (
+    "win_current",
+    "win_best",
+    "loss_current",
+    "loss_best",
+    "last_completed_at",
+    "last_match",
+)
+
+
+def streaks_follow(table: MatchTable) -> None:
+    """Move the streaks of the match's human players, for every season and mode it counts in
+    (module docstring): one read of their rows, then one write of them all. A match finalized
+    after the latest one a row counted extends its runs by one step; a void, or a match that
+    comes before that one in completion order, has the row counted again from the player's
+    history (:func:`streaks_counted`)."""
+    variants = table.variants()
+    stored = {
+        (row.player_id, row.season, row.mode): row
+        for row in StreakFigures.objects.filter(
+            player_id__in=table.humans,
+            season__in={season for season, _ in variants},
+            mode__in={mode for _, mode in variants},
+        )
+    }
+    latest = (table.completed_at, table.match_id)
+    last: tuple[datetime, int] | None
+    rows = []
+    for player_id in table.humans:
+        for season, mode in variants:
+            row = stored.get((player_id, season, mode))
+            follows = row is None or row.last_match is None or _last(row) < latest
+            if table.sign > 0 and follows:
+                before = Streaks() if row is None else _streaks(row)
+                streaks, last = before.after(table.won(player_id)), latest
+            else:
+                leave_out = table.match_id if table.sign < 0 else None
+                streaks, last = streaks_counted(player_id, season, mode, leave_out=leave_out)
+            rows.append(_streak_row(player_id, season, mode, streaks, last))
+    StreakFigures.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["player", "season", "mode"],
+        update_fields=list(STREAK_FIELDS),
+    )
+
+
+def _last(row: StreakFigures) -> tuple[datetime, int]:
+    assert row.last_completed_at is not None and row.last_match is not None
+    return row.last_completed_at, row.last_match
+
+
+def _streaks(row: StreakFigures) -> Streaks:
+    return Streaks(row.win_current, row.win_best, row.loss_current, row.loss_best)
+
+
+def _streak_row(
+    player_id: int,
+    season: int,
+    mode: str,
+    streaks: Streaks,
+    last: tuple[datetime, int] | None,
+) -> StreakFigures:
+    return StreakFigures(
+        player_id=player_id,
+        season=season,
+        mode=mode,
+        win_current=streaks.win_current,
+        win_best=streaks.win_best,
+        loss_current=streaks.loss_current,
+        loss_best=streaks.loss_best,
+        last_completed_at=None if last is None else last[0],
+        last_match=None if last is None else last[1],
+    )
+
+
+def player_results(
+    player_id: int, season: int, mode: str, *, leave_out: int | None = None
+) -> Iterable[tuple[bool, datetime, int]]:
+    """The player's finalized matches of ``season`` (0: all) and ``mode`` (``all``: both), in
+    completion order, then by id, as ``(won, completed_at, match id)``; ``leave_out`` a match
+    being voided. Read in chunks through the player's seats."""
+    seats = Seat.objects.filter(player_id=player_id, match__status=MatchStatus.FINALIZED)
+    if season != ALL_SEASONS:
+        seats = seats.filter(match__season=season)
+    if mode != ALL_MODES:
+        seats = seats.filter(match__mode=mode)
+    if leave_out is not None:
+        seats = seats.exclude(match_id=leave_out)
+    ordered = seats.order_by("match__completed_at", "match_id").values_list(
+        "seat", "match__winner", "match__completed_at", "match_id"
+    )
+    for seat, winner, completed_at, match_id in ordered.iterator(chunk_size=5000):
+        assert completed_at is not None  # a finalized match was completed
+        yield team_of(seat) == winner, completed_at, match_id
+
+
+def streaks_counted(
+    player_id: int, season: int, mode: str, *, leave_out: int | None = None
+) -> tuple[Streaks, tuple[datetime, int] | None]:
+    """The player's streaks of ``season`` and ``mode`` counted from their history
+    (:func:`player_results`), and the latest match counted (None: none)."""
+    streaks, last = Streaks(), None
+    for won, completed_at, match_id in player_results(player_id, season, mode, leave_out=leave_out):
+        streaks, last = streaks.after(won), (completed_at, match_id)
+    return streaks, last

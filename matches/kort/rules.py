@@ -537,6 +537,38 @@ def match_stats(results: Sequence[RoundResult], winner: Team, team: Team) -> Sta
     return line
 
 
+# --- Streaks (KORT_RULES §12) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Streaks:
+    """A player's win and loss streaks over some matches in completion order (KORT_RULES
+    §12): the ``current`` run of each kind (the run that includes the latest match; 0 for the
+    other kind) and the ``best`` (longest) run ever."""
+
+    win_current: int = 0
+    win_best: int = 0
+    loss_current: int = 0
+    loss_best: int = 0
+
+    def after(self, won: bool) -> Streaks:
+        """The streaks once one more match, ``won`` or lost, follows the ones counted."""
+        if won:
+            run = self.win_current + 1
+            return Streaks(run, max(self.win_best, run), 0, self.loss_best)
+        run = self.loss_current + 1
+        return Streaks(0, self.win_best, run, max(self.loss_best, run))
+
+
+def streaks_of(results: Iterable[bool]) -> Streaks:
+    """The streaks of a player's matches, each ``True`` if won, in completion order (then
+    match id), void matches left out as if never played (KORT_RULES §12)."""
+    streaks = Streaks()
+    for won in results:
+        streaks = streaks.after(won)
+    return streaks
+
+
 # --- Seasons (KORT_RULES §10) ----------------------------------------------------------------
 
 

@@ -42,7 +42,9 @@ def test_the_schema_names_what_the_answer_holds(db):
     figures = player_stats(player_create(username="amir"))
     schema = PlayerStatsSerializer().fields
 
-    assert list(schema) == list(figures) == [*STATS_COUNTS, "outcomes", "cups", "best_cups"]
+    assert (
+        list(schema) == list(figures) == [*STATS_COUNTS, "outcomes", "cups", "best_cups", "streaks"]
+    )
     outcomes = schema["outcomes"].fields
     assert list(outcomes) == list(figures["outcomes"]) == [o.value for o in SHUTOUT_OUTCOMES]
     assert (

@@ -11,8 +11,18 @@ from tests.api_steps import PLAYERS, ids_of, match_play, match_read, player_read
 OUTCOMES = ("kort", "at_kort", "bavan", "at_bavan", "bavan_failed")
 
 
-def stats(*, played=0, won=0, rounds=0, rounds_won=0, called=0, made=0, cups=0, best=0, **seen):
-    """The full statistics body; ``seen`` gives outcome counts as ``kort=(team, opponents)``."""
+def stats(
+    *, played=0, won=0, rounds=0, rounds_won=0, called=0, made=0, cups=0, best=0, streaks=None,
+    **seen,
+):  # fmt: skip
+    """The full statistics body; ``seen`` gives outcome counts as ``kort=(team, opponents)``;
+    ``streaks`` as ``((win current, best), (loss current, best))`` (KORT_RULES §12), which
+    matches all won or all lost need not give."""
+    if streaks is None:
+        assert won in (0, played), "matches won and lost: give their streaks"
+        run = (played, played)
+        streaks = (run, (0, 0)) if won else ((0, 0), run)
+    (win_current, win_best), (loss_current, loss_best) = streaks
     return {
         "matches_played": played,
         "matches_won": won,
@@ -27,6 +37,10 @@ def stats(*, played=0, won=0, rounds=0, rounds_won=0, called=0, made=0, cups=0, 
         },
         "bavan_called": called,
         "bavan_made": made,
+        "streaks": {
+            "win": {"current": win_current, "best": win_best},
+            "loss": {"current": loss_current, "best": loss_best},
+        },
     }
 
 
@@ -125,6 +139,7 @@ def test_statistics_sum_over_ranked_and_room_matches(service, api, cast):
         best=8,
         kort=(1, 1),
         bavan_failed=(0, 1),
+        streaks=((1, 1), (0, 1)),  # won, lost, won (KORT_RULES §12)
     )
     # Bita: won the Kort match; called one Bavan and failed it.
     bita_stats = stats(
@@ -138,6 +153,7 @@ def test_statistics_sum_over_ranked_and_room_matches(service, api, cast):
         best=7,
         kort=(1, 1),
         bavan_failed=(1, 0),
+        streaks=((0, 1), (1, 1)),  # lost, won, lost
     )
     assert [player_read(api, pid, "stats/") for pid in seats] == [
         amir_stats,
@@ -171,7 +187,13 @@ def test_bots_carry_no_cups_and_no_statistics(service, api, cast):
     assert player_read(api, bot)["cups"] == 0
     assert player_read(api, bot, "stats/") == stats()
     assert player_read(api, dara, "stats/") == stats(
-        played=2, won=1, rounds=4, rounds_won=1, cups=-3, at_kort=(1, 0)
+        played=2,
+        won=1,
+        rounds=4,
+        rounds_won=1,
+        cups=-3,
+        at_kort=(1, 0),
+        streaks=((1, 1), (0, 1)),  # lost the ranked match, then won the room one
     )
 
 
