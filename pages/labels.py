@@ -28,6 +28,8 @@ MATCH_STATUSES = {
 }
 OPEN_ROUNDS = {RoundStatus.VOTING: _("Bavan vote"), RoundStatus.BAVAN: _("Playing to 13:0")}
 RESULTS = {True: _("Won"), False: _("Lost")}
+VOID_RESULT = _("Void")
+"""A void match in a history: neither won nor lost (KORT_RULES §11)."""
 """A finished match from a player's side, keyed by whether their team won."""
 CUPS = _("Cups")
 TEAMS = {Team.A: _("Team A"), Team.B: _("Team B")}

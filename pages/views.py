@@ -36,7 +36,7 @@ from ranking import selectors as ranking_selectors
 from ranking.models import CupKind
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season, season_get, seasons_newest_first
-from stats.selectors import player_stats
+from stats.selectors import player_opponents, player_partners, player_stats
 
 if TYPE_CHECKING:  # the stubs' type of a lazy translation (the labels)
     from django_stubs_ext import StrPromise
@@ -184,6 +184,8 @@ class HistoryRow:
     opponent_wins: int
     result: StrPromise
     cups: int | None
+    void: bool
+    """A void match (KORT_RULES §11): neither won nor lost, its cups taken back."""
 
 
 def _history_row(
@@ -195,6 +197,8 @@ def _history_row(
     partner = next(seat for seat in team.seats if seat != own)
     if match.status == MatchStatus.IN_PROGRESS:
         result = labels.MATCH_STATUSES[MatchStatus.IN_PROGRESS]
+    elif match.status == MatchStatus.VOID:
+        result = labels.VOID_RESULT
     else:
         result = labels.RESULTS[match.winner == team]
     return HistoryRow(
@@ -206,6 +210,7 @@ def _history_row(
         opponent_wins=match.wins[team.other],
         result=result,
         cups=cups.get(player_id),
+        void=match.status == MatchStatus.VOID,
     )
 
 
@@ -314,6 +319,22 @@ def _season_history(player: Player, seasons: list[Season]) -> list[SeasonHistory
     return [SeasonHistoryRow(labels.season_shown(by_number[row.season]), row) for row in rows]
 
 
+PAIRS_SHOWN = 10
+"""The partners and the opponents tables show the top 10 of the API's tables."""
+
+
+@dataclass(frozen=True)
+class ModeFigures:
+    """The figures of one mode (API.md ``/players/{id}/stats/?mode=``)."""
+
+    mode: StrPromise
+    stats: dict
+
+
+def _per_mode(player: Player) -> list[ModeFigures]:
+    return [ModeFigures(labels.MODES[mode], player_stats(player, mode=mode.value)) for mode in Mode]
+
+
 def player(request, player_id: int):
     """``/{lang}/players/{id}/``: "My games" (KORT_RULES §8): the figures of the API's
     ``/players/{id}/stats/``, the rank, the cups chart, the seasons of
@@ -343,6 +364,9 @@ def player(request, player_id: int):
         "outcomes": [
             (labels.OUTCOMES[Outcome(name)], counts) for name, counts in stats["outcomes"].items()
         ],
+        "per_mode": [] if shown.is_bot else _per_mode(shown),
+        "partners": [] if shown.is_bot else player_partners(shown.pk, size=PAIRS_SHOWN).rows,
+        "opponents": [] if shown.is_bot else player_opponents(shown.pk, size=PAIRS_SHOWN).rows,
         "chart": _cups_chart(shown, seasons),
         "seasons": _season_history(shown, seasons),
         "form": form,
