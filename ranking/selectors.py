@@ -262,15 +262,19 @@ def player_named(username: str) -> Player | None:
     return Player.objects.filter(username_key=username_key(username)).first()
 
 
-def players_found(text: str, limit: int) -> list[Player]:
-    """Up to ``limit`` players whose username or display name begins with ``text``, ignoring
-    case in every script (both case-folded as usernames are), by folded username. Each
-    condition is answered from its prefix index (``players.models.NAME_PREFIX_OPCLASS``), so
-    the search stays an index read however many players there are."""
+def players_beginning(text: str) -> QuerySet[Player]:
+    """The players whose username or display name begins with ``text``, ignoring case in
+    every script (both case-folded as usernames are), by folded username. Each condition is
+    answered from its prefix index (``players.models.NAME_PREFIX_OPCLASS``), so the search
+    stays an index read however many players there are."""
     key = username_key(text)
     begins = Q(username_key__startswith=key) | Q(display_name_key__startswith=key)
-    found = Player.objects.filter(begins)
-    return list(found.order_by("username_key", "id")[:limit])
+    return Player.objects.filter(begins).order_by("username_key", "id")
+
+
+def players_found(text: str, limit: int) -> list[Player]:
+    """The first ``limit`` of :func:`players_beginning`."""
+    return list(players_beginning(text)[:limit])
 
 
 @dataclass(frozen=True)
