@@ -179,7 +179,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # collectstatic writes each file under a name holding its hash, with gzip copies; WhiteNoise
     # serves those names cached for a year. With debug on, the pages link the plain names.
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "kort_site.static_storage.StaticFilesStorage"},
 }
 # Until collectstatic has run (it does in the image), WhiteNoise has nothing to serve: not news.
 warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
