@@ -147,6 +147,35 @@ def test_reading_the_page_settles_the_deadline_as_the_api_read_does(api, client,
     assert api.get(f"/api/v1/matches/{voting}/rounds/1/vote/").data["status"] == "refused"
 
 
+@pytest.mark.parametrize(
+    ("cast_votes", "seconds", "shown", "status"),
+    [
+        ([(0, "bavan")], 31, ["Bavan!", "Silent: counted as agreement"], "go"),
+        ([], 31, ["Silent: counted as a stop", "Silent: counted as a stop"], "refused"),
+        ([(2, "stop")], 5, ["No vote needed: a stop decided", "Stop"], "refused"),
+    ],
+)
+def test_a_decided_vote_shows_how_the_rules_settled_each_seat(
+    api, client, cast, voting, clock, cast_votes, seconds, shown, status
+):
+    for seat, choice in cast_votes:
+        vote(api, cast[seat], voting, choice)
+    clock.move_to(OPENED + timedelta(seconds=seconds))
+    html = page(client, f"/en/matches/{voting}/").content
+    assert [row.cells[2] for row in table_rows(html, "votes")] == shown
+    assert api.get(f"/api/v1/matches/{voting}/rounds/1/vote/").data["status"] == status
+
+
+def test_a_round_with_its_play_record_shows_its_trump_suit(client, service, cast):
+    record = bot_record(0, 7, 3)
+    match_id = match_start(service, ids_of(cast), mode="room")
+    rounds_report(service, match_id, [played(0, record)])
+    sign = card_shown("A" + record["trump_suit"])[1:]
+    for lang in ("en", "ru"):
+        rounds = table_rows(page(client, f"/{lang}/matches/{match_id}/").content, "rounds")
+        assert rounds[0].cells[-1] == sign
+
+
 def test_the_shown_hands_are_the_apis(api, client, service, cast, clock):
     """A vote opened with the record of its first 7 tricks shows the 7:0 team's hands."""
     record = bot_record(0, 13, 0)

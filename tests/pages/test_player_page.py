@@ -97,6 +97,11 @@ def test_the_chart_draws_the_ledger(api, client, service, cast):
     assert times == sorted(times)  # on a time axis, oldest first
     ledger = [row.cells[2:] for row in table_rows(response.content, "ledger")]
     assert ledger == [["+12", "17"], ["\u22125", "5"], ["+10", "10"]]  # newest first
+    text = text_of(response.content)  # without JavaScript, the chart in words
+    assert "От 10 кубков" in text
+    assert "до 17 кубков" in text
+    assert "наибольшее: 17" in text
+    assert "Для графика нужен JavaScript" in text
     assert player_read(api, amir)["cups"] == 17
 
 
