@@ -11,7 +11,9 @@ It creates its own databases (``kort_scale_bench_<pid>_<size>``, one per size in
 season's board with a skewed cups distribution (a tenth of them share the 20 most common
 totals, the rest spread over 3,000 totals), the board's counts built from them by the
 product's own ``ranking.board.board_build``, and one player with H finalized ranked matches
-(seats, rounds, cup changes, statistics). It then times each read through Django's whole
+(seats, rounds, cup changes, statistics, and their figures of KORT_RULES §12: a partner and
+two opponents of each match, so H partners and 2H opponents, the figures per mode and the
+streaks). It then times each read through Django's whole
 request stack (the test client: middleware, URL routing, DRF, JSON) on either database, a
 database router sending every query of a request to one of them. The requests alternate
 between the sizes, so a machine busy with other work slows both alike; each figure is the
@@ -187,7 +189,43 @@ VALUES (%(player)s, %(history)s, %(history)s / 2, %(history)s - %(history)s / 2,
 """H finalized ranked matches of one player (seat ``id % 4``, so they win half), each with
 three other players, three rounds (A 3:0) and four cup changes; the player's statistics."""
 
+FIGURES_SQL = """
+INSERT INTO stats_pairfigures (player_id, other_id, side, season, mode, matches, won, cups)
+SELECT h.player_id, o.player_id,
+       CASE WHEN h.seat %% 2 = o.seat %% 2 THEN 'partner' ELSE 'opponent' END,
+       v.season, v.mode, count(*), sum((h.seat %% 2 = 0)::int),
+       sum(CASE WHEN h.seat %% 2 = 0 THEN 8 ELSE -3 END)
+FROM matches_seat AS h
+JOIN matches_seat AS o ON o.match_id = h.match_id AND o.player_id <> h.player_id
+CROSS JOIN (VALUES (0, 'all'), (0, 'ranked'), (%(season)s, 'all'), (%(season)s, 'ranked'))
+     AS v(season, mode)
+WHERE h.player_id = %(player)s
+GROUP BY 1, 2, 3, 4, 5;
+INSERT INTO stats_modestats (player_id, season, mode, matches_played, matches_won,
+    matches_lost, rounds_played, rounds_won, bavan_called, bavan_made, kort_team,
+    kort_opponents, at_kort_team, at_kort_opponents, bavan_team, bavan_opponents, at_bavan_team,
+    at_bavan_opponents, bavan_failed_team, bavan_failed_opponents)
+SELECT player_id, v.season, 'ranked', matches_played, matches_won, matches_lost, rounds_played,
+       rounds_won, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+FROM stats_playerstats CROSS JOIN (VALUES (0), (%(season)s)) AS v(season)
+WHERE player_id = %(player)s;
+INSERT INTO stats_streakfigures (player_id, season, mode, win_current, win_best, loss_current,
+    loss_best, last_completed_at, last_match)
+SELECT %(player)s, v.season, v.mode, %(win_current)s, %(win_best)s, %(loss_current)s,
+       %(loss_best)s, m.completed_at, m.id
+FROM matches_match AS m
+CROSS JOIN (VALUES (0, 'all'), (0, 'ranked'), (%(season)s, 'all'), (%(season)s, 'ranked'))
+     AS v(season, mode)
+WHERE m.id = %(history)s
+"""
+"""The player's figures of KORT_RULES §12 as the ladder keeps them: a row per partner and per
+opponent for each season and mode the matches count in, the ranked figures (all of theirs),
+and the streaks (won when seated in team A: every other match)."""
+
 TABLES = [
+    "stats_pairfigures",
+    "stats_streakfigures",
+    "stats_modestats",
     "ranking_cupchange",
     "ranking_boardcount",
     "ranking_boardtotal",
@@ -216,6 +254,7 @@ class Ladder:
 def ladder_fill(size: Size) -> Ladder:
     from django.db import connections, transaction
 
+    from matches.kort.rules import streaks_of
     from ranking.board import board_build, current_season_number
     from ranking.selectors import board_page
 
@@ -238,6 +277,15 @@ def ladder_fill(size: Size) -> Ladder:
         }
         for statement in MATCHES_SQL.split(";"):
             cursor.execute(statement, params)
+        streaks = streaks_of(match_id % 4 in (0, 2) for match_id in range(1, size.history + 1))
+        params |= {
+            "win_current": streaks.win_current,
+            "win_best": streaks.win_best,
+            "loss_current": streaks.loss_current,
+            "loss_best": streaks.loss_best,
+        }
+        for statement in FIGURES_SQL.split(";"):
+            cursor.execute(statement, params)
         board_build(season)
     with connection.cursor() as cursor:  # fresh statistics and visibility for the planner
         for table in TABLES:
@@ -259,23 +307,34 @@ def reads(ladder: Ladder) -> dict[str, str]:
     """Each read's path, by name. Deep pages start in the middle of what they page."""
     from django.urls import Resolver404, resolve
 
+    from matches.history import Cursor as HistoryCursor
     from matches.models import Seat
     from ranking.board import current_season_number
+    from stats.models import ALL_MODES, ALL_SEASONS, PairFigures, PairSide
+    from stats.selectors import PairCursor
 
     api = "/api/v1"
     half = ladder.players // 2
     quarter = ladder.players // 4
-    middle_match = (
+    middle_at, middle_id = (
         Seat.objects.filter(player_id=ladder.historian)
         .order_by("-match_created_at", "-match_id")
-        .values_list("match_created_at", flat=True)[ladder.history // 2]
+        .values_list("match_created_at", "match_id")[ladder.history // 2]
     )
+    middle_match = HistoryCursor(middle_at, middle_id, newer=False).token()
     season_board = f"{api}/seasons/{current_season_number()}/leaderboard/"
     try:
         resolve(season_board)
     except Resolver404:  # no seasons endpoint: the current season's board is the leaderboard
         season_board = f"{api}/leaderboard/"
     history = f"{api}/players/{ladder.historian}/matches/?page_size={HISTORY_PAGE}"
+    player = f"{api}/players/{ladder.historian}"
+    partners = PairFigures.objects.filter(
+        player_id=ladder.historian, side=PairSide.PARTNER, season=ALL_SEASONS, mode=ALL_MODES
+    ).order_by("-matches", "other_id")
+    middle = partners.values_list("matches", "other_id")[ladder.history // 2]
+    deep = PairCursor(middle[0], middle[1], up=False).token()
+    season = current_season_number()
     return {
         "player_top": f"{api}/players/{ladder.top}/",
         "player_median": f"{api}/players/{ladder.median}/",
@@ -287,8 +346,13 @@ def reads(ladder: Ladder) -> dict[str, str]:
         "players_list_first": f"{api}/players/",
         "players_list_deep": f"{api}/players/?cursor={cursor_at(half)}",
         "history_first": history,
-        "history_deep": f"{history}&cursor={cursor_at(middle_match)}",
+        "history_deep": f"{history}&cursor={middle_match}",
         "stats": f"{api}/players/{ladder.historian}/stats/",
+        "stats_ranked_season": f"{player}/stats/?mode=ranked&season={season}",
+        "partners_first": f"{player}/partners/?page_size={HISTORY_PAGE}",
+        "partners_deep": f"{player}/partners/?page_size={HISTORY_PAGE}&cursor={deep}",
+        "opponents_ranked_first": f"{player}/opponents/?page_size={HISTORY_PAGE}&mode=ranked",
+        "versus": f"{player}/versus/{middle[1]}/",
         "season_board_page": f"{season_board}?limit=100&offset={quarter}",
     }
 

@@ -208,8 +208,8 @@ def player_partners(
     """The players ``player_id`` sat with (KORT_RULES §12), most matches first, then by id:
     a page of ``size`` rows from ``cursor`` (a token of :attr:`PairPage.next` or
     ``previous``; None: the top), over ``mode`` (``"ranked"``, ``"room"``; None: both) and
-    ``season`` (a season number; None: all time). Two queries at most, at any depth (read
-    in order from the index ``pair_table_order``; no count).
+    ``season`` (a season number; None: all time). Two queries at most, at any depth (each a
+    range of the index ``pair_table_order`` read in order; no count).
 
     Raises:
         NotFound: ``cursor`` is no cursor of a table (404 "Invalid cursor").
@@ -234,6 +234,11 @@ def player_opponents(
     )
 
 
+DOWN = (F("matches").desc(), "other_id")
+UP = ("matches", F("other_id").desc())
+"""The tables' order (most matches first, then by id), and back up it."""
+
+
 def pair_page(
     player_id: int,
     side: PairSide,
@@ -249,22 +254,24 @@ def pair_page(
     rows = PairFigures.objects.filter(
         player_id=player_id, side=side, season=variant, mode=kind, matches__gt=0
     )
-    down = (F("matches").desc(), "other_id")
+    columns = ("matches", "won", "cups", "other_id", "other__display_name", "other__is_bot")
     if at is None:
-        read = rows.order_by(*down)
-    elif at.up:
-        read = rows.filter(
-            Q(matches__gt=at.matches) | Q(matches=at.matches, other_id__lt=at.other)
-        ).order_by("matches", F("other_id").desc())
+        values = list(rows.order_by(*DOWN).values_list(*columns)[: size + 1])
     else:
-        read = rows.filter(
-            Q(matches__lt=at.matches) | Q(matches=at.matches, other_id__gt=at.other)
-        ).order_by(*down)
-    values = list(
-        read.values_list(
-            "matches", "won", "cups", "other_id", "other__display_name", "other__is_bot"
-        )[: size + 1]
-    )
+        # Two ranges of the index, each read in its order from the cursor's place: the rest
+        # of the cursor's count, then the counts beyond it (an OR of the two would be a
+        # filter over every row before the place, a walk as long as the page is deep).
+        tie, beyond_tie = (
+            (Q(other_id__lt=at.other), Q(matches__gt=at.matches))
+            if at.up
+            else (Q(other_id__gt=at.other), Q(matches__lt=at.matches))
+        )
+        order = UP if at.up else DOWN
+        same = rows.filter(tie, matches=at.matches).order_by(*order)
+        values = list(same.values_list(*columns)[: size + 1])
+        if len(values) <= size:
+            more = rows.filter(beyond_tie).order_by(*order).values_list(*columns)
+            values += list(more[: size + 1 - len(values)])
     beyond = len(values) > size
     values = values[:size]
     up = at is not None and at.up
@@ -300,8 +307,8 @@ def player_versus(
     ``mode`` and ``season`` as :func:`player_partners`; ``won`` by ``player_id``. One query."""
     variant, kind = _variant(mode, season)
     rows = PairFigures.objects.filter(
-        player_id=player_id, other_id=other_id, season=variant, mode=kind
-    )
+        player_id=player_id, side__in=list(PairSide), season=variant, mode=kind, other_id=other_id
+    )  # every column of the unique key given, so one index lookup per side
     counts = {side: PairCount(0, 0) for side in PairSide}
     for side, matches, won in rows.values_list("side", "matches", "won"):
         counts[PairSide(side)] = PairCount(matches, won)

@@ -63,8 +63,12 @@ def test_the_players_list_costs_the_same_statements_for_5_or_14_players(api, ser
     ("part", "at_most"),
     [
         pytest.param("", 4, id="profile"),
-        pytest.param("stats/", 2, id="stats-all-time"),
-        pytest.param("stats/?season=1", 3, id="stats-of-season-1"),
+        # The statistics, then their streaks (KORT_RULES §12): one row more each.
+        pytest.param("stats/", 3, id="stats-all-time"),
+        pytest.param("stats/?season=1", 4, id="stats-of-season-1"),
+        pytest.param("stats/?season=1&mode=ranked", 5, id="stats-of-a-mode-in-season-1"),
+        pytest.param("partners/", 2, id="partners"),
+        pytest.param("opponents/?mode=room", 2, id="opponents-of-a-mode"),
         pytest.param("cups/", 3, id="cups-ledger"),
     ],
 )
