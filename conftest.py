@@ -78,6 +78,15 @@ def _no_request_rates():
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _static_files_as_found():
+    """The pages link their static files by their plain names, found in the apps: the tests
+    need no ``collectstatic`` (production's hashed names come from it)."""
+    plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    with override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}):
+        yield
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """On SQLite the test database is a file, as the embedded default's is, not one in-memory

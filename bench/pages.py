@@ -16,6 +16,9 @@ test client; it prints
 one line per page, ``page NAME page_ms api_ms ratio``, where ``page_ms`` is the page's median
 time, ``api_ms`` the sum of the median times of the API reads the page is built on and
 ``ratio`` the first over the second; then ``worst ratio R``.
+
+``python -m bench.pages --gunicorn`` times the pages instead as a browser loads them, from
+gunicorn with debug off, for a player with 100,000 matches on PostgreSQL (``bench.page_loads``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,11 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+if __name__ == "__main__" and sys.argv[1:] == ["--gunicorn"]:  # before this bench's settings
+    from bench.page_loads import main as page_loads
+
+    sys.exit(page_loads())
 
 # The bench's own database, tasks in-process, debug off, no request rates (the API's reads are
 # requested thousands of times a minute); a vote that stays open while timed.

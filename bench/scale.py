@@ -127,9 +127,10 @@ def databases_configure() -> None:
 # --- the fill ------------------------------------------------------------------------------------
 
 PLAYERS_SQL = """
-INSERT INTO players_player (username, username_key, display_name, is_bot, is_banned, cups,
-                            best_cups, cups_changed_at, board_season, created_at)
-SELECT 'bench.' || g, 'bench.' || g, 'Bench ' || g, false, false, cups, greatest(cups, 0) + g %% 5,
+INSERT INTO players_player (username, username_key, display_name, display_name_key, is_bot,
+                            is_banned, cups, best_cups, cups_changed_at, board_season, created_at)
+SELECT 'bench.' || g, 'bench.' || g, 'Bench ' || g, 'bench ' || g, false, false, cups,
+       greatest(cups, 0) + g %% 5,
        date_trunc('second', %(t0)s::timestamptz + random() * interval '30 days'), %(season)s,
        %(t0)s::timestamptz
 FROM (

@@ -181,12 +181,19 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]  # compiled catalogs (.mo) are committed beside the .po
+FORMAT_MODULE_PATH = ["kort_site.formats"]  # one date format per language on the pages
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # collectstatic writes each file under a name holding its hash, with gzip copies; WhiteNoise
+    # serves those names cached for a year. With debug on, the pages link the plain names.
+    "staticfiles": {"BACKEND": "kort_site.static_storage.StaticFilesStorage"},
+}
 # Until collectstatic has run (it does in the image), WhiteNoise has nothing to serve: not news.
 warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 

@@ -6,7 +6,7 @@ from datetime import datetime
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from matches.kort.replay import InvalidRecordError, replay_record
-from matches.kort.rules import Team
+from matches.kort.rules import Team, TeamCups, cups_breakdown
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 
 SEATS_IN_ORDER = Prefetch("seats", queryset=Seat.objects.order_by("seat"))
@@ -14,6 +14,17 @@ ROUNDS_IN_ORDER = Prefetch(
     "rounds", queryset=Round.objects.select_related("bavan_vote").order_by("number")
 )
 """A match's seats by seat and its rounds by number (with their live votes), read along."""
+
+
+def match_cups_breakdown(match: Match) -> dict[Team, TeamCups] | None:
+    """Each team's cups of a finalized ranked match, round by round and its bonuses (API.md
+    "Match cups explained"), from its rounds in order; None when it gave no cups (not
+    finalized, a room match). A void match still shows what it had given."""
+    if not match.gave_cups:
+        return None
+    assert match.winner is not None  # a finalized match has its winner
+    results = [round_.result for round_ in match.rounds_in_order()]
+    return cups_breakdown(results, Team(match.winner), match.wins)
 
 
 def matches_with_details() -> QuerySet[Match]:

@@ -15,7 +15,6 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -23,6 +22,7 @@ from domain.errors import NotFound as NoSuchObject
 from matches import selectors as match_selectors
 from matches.cups import cups_of
 from matches.history import history_page
+from matches.kort.cards import SUIT_BY_LETTER
 from matches.kort.rules import Mode, Outcome, Team, Vote, shutout_team, team_of
 from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.models import BavanVote, VoteStatus
@@ -33,9 +33,10 @@ from pages.forms import HistoryFilterForm, SearchForm
 from pages.templatetags.pages import grouped, url_of
 from players.models import Player
 from ranking import selectors as ranking_selectors
-from seasons.models import SeasonStatus
+from ranking.models import CupKind
+from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season, season_get, seasons_newest_first
-from stats.selectors import player_stats
+from stats.selectors import player_opponents, player_partners, player_stats
 
 if TYPE_CHECKING:  # the stubs' type of a lazy translation (the labels)
     from django_stubs_ext import StrPromise
@@ -73,24 +74,33 @@ def _players_by_id(ids) -> dict[int, Player]:
 
 
 @dataclass(frozen=True)
+class Suggestion:
+    player: Player
+    rank: int | None
+
+
+@dataclass(frozen=True)
 class Search:
-    """What a search by username found: the player of that name (or None), their rank (None
-    when they are not on the leaderboard), and when nobody has that name, up to 10 players of
-    the leaderboard whose username contains the text."""
+    """What a search found: the player (or None) of that username, or the one player whose
+    username or display name begins with the text; their rank (None when they are not on the
+    leaderboard); and when no one player was found, up to 10 of the players whose username or
+    display name begins with the text, each with their rank."""
 
     text: str
     player: Player | None
     rank: int | None
-    suggestions: list[Player]
+    suggestions: list[Suggestion]
 
 
 def _search(text: str) -> Search:
     player = ranking_selectors.player_named(text)
-    if player is not None:
-        return Search(text, player, ranking_selectors.player_rank(player), [])
-    board = ranking_selectors.leaderboard_queryset()
-    suggestions = ranking_selectors.players_named_like(board, text)[:SUGGESTIONS]
-    return Search(text, None, None, list(suggestions))
+    if player is None:
+        found = ranking_selectors.players_found(text, SUGGESTIONS)
+        if len(found) != 1:
+            ranks = ranking_selectors.ranks_of(found)
+            return Search(text, None, None, [Suggestion(p, ranks[p.pk]) for p in found])
+        player = found[0]
+    return Search(text, player, ranking_selectors.player_rank(player), [])
 
 
 FOUND_ROW = mark_safe(' class="found" aria-current="true"')
@@ -146,8 +156,13 @@ def leaderboard(request):
     found = search.player.pk if search is not None and search.player is not None else None
     context = {
         "season": season,
+        "season_name": labels.season_shown(season),
         "form": form,
         "search": search,
+        "search_off_board": search is not None
+        and search.player is not None
+        and search.rank is None
+        and _off_board_reason(search.player, season),
         "rows": [_board_row(row.rank, row.player, found) for row in page.object_list],
         **_pagination(page),
     }
@@ -169,6 +184,8 @@ class HistoryRow:
     opponent_wins: int
     result: StrPromise
     cups: int | None
+    void: bool
+    """A void match (KORT_RULES §11): neither won nor lost, its cups taken back."""
 
 
 def _history_row(
@@ -180,6 +197,8 @@ def _history_row(
     partner = next(seat for seat in team.seats if seat != own)
     if match.status == MatchStatus.IN_PROGRESS:
         result = labels.MATCH_STATUSES[MatchStatus.IN_PROGRESS]
+    elif match.status == MatchStatus.VOID:
+        result = labels.VOID_RESULT
     else:
         result = labels.RESULTS[match.winner == team]
     return HistoryRow(
@@ -191,6 +210,7 @@ def _history_row(
         opponent_wins=match.wins[team.other],
         result=result,
         cups=cups.get(player_id),
+        void=match.status == MatchStatus.VOID,
     )
 
 
@@ -218,18 +238,69 @@ def _history_page(request: HttpRequest, history: QuerySet[Match]) -> tuple[list[
     return page.matches, links
 
 
-def _cups_chart(player: Player) -> dict:
-    """The chart's data, oldest first: a label (the date, in the reader's locale) and the
-    total after each of the player's latest cup changes (KORT_RULES §7)."""
-    entries = list(reversed(ranking_selectors.cups_ledger(player, CHART_POINTS)))
+@dataclass(frozen=True)
+class LedgerRow:
+    """A cup change as the cups table lists it: the entry and what it was (its kind's
+    label, with its match or its season)."""
+
+    entry: ranking_selectors.LedgerEntry
+    what: SafeString
+
+
+def _ledger_what(entry: ranking_selectors.LedgerEntry, names: dict[int, str]) -> SafeString:
+    """What a cup change was, by its kind (API.md "Players' pages"): a match, linked; a
+    season's reset, naming the season it opened; a void, linking the match voided."""
+    if entry.kind == CupKind.SEASON_RESET:
+        name = names.get(entry.season or 0, "")
+        return format_html("{}", labels.RESET % {"season": name})
+    template = labels.LEDGER_KINDS[CupKind(entry.kind)]
+    number = entry.match_id or 0
+    return format_html(
+        '<a href="{}">{}</a>',
+        url_of(entry.match_id or 0, "pages:match"),
+        template % {"number": number},
+    )
+
+
+def _ms(moment) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def _cups_chart(player: Player, seasons: list[Season]) -> dict:
+    """The cups table (newest first) and the chart's data (oldest first) of the player's
+    latest cup changes (KORT_RULES §7): each point's time in ms since the epoch and the total
+    after it, the starts of the seasons within the chart's span (its marks), and the labels
+    the script writes in the reader's language."""
+    newest_first = ranking_selectors.cups_ledger(player, CHART_POINTS)
+    entries = list(reversed(newest_first))
+    names = {season.number: labels.season_shown(season) for season in seasons}
+    marks = []
+    if entries:
+        first, last = entries[0].at, entries[-1].at
+        marks = [
+            {"at": _ms(season.starts_at), "label": names[season.number]}
+            for season in reversed(seasons)
+            if first <= season.starts_at <= last
+        ]
     return {
         "entries": entries,
+        "rows": [LedgerRow(entry, _ledger_what(entry, names)) for entry in newest_first],
+        "highest": max((entry.cups_after for entry in entries), default=None),
         "data": {
-            "labels": [date_format(entry.at, "SHORT_DATETIME_FORMAT") for entry in entries],
-            "cups": [entry.cups_after for entry in entries],
+            "points": [{"x": _ms(entry.at), "y": entry.cups_after} for entry in entries],
+            "seasons": marks,
             "label": str(labels.CUPS),
         },
     }
+
+
+def _off_board_reason(player: Player, season) -> StrPromise | str:
+    """Why a player is not on the current season's leaderboard (KORT_RULES §10)."""
+    if player.is_bot:
+        return labels.OFF_BOARD_BOT
+    if player.is_banned:
+        return labels.OFF_BOARD_BANNED
+    return labels.OFF_BOARD_NO_MATCH % {"season": labels.season_shown(season)}
 
 
 @dataclass(frozen=True)
@@ -240,12 +311,28 @@ class SeasonHistoryRow:
     figures: ranking_selectors.PlayerSeason
 
 
-def _season_history(player: Player) -> list[SeasonHistoryRow]:
+def _season_history(player: Player, seasons: list[Season]) -> list[SeasonHistoryRow]:
     """The rows of the API's ``/players/{id}/seasons/``, newest first, each with its season's
-    name (one query for all of them)."""
+    name (from ``seasons``, all of them)."""
     rows = ranking_selectors.player_seasons(player)
-    seasons = seasons_newest_first().in_bulk([row.season for row in rows])
-    return [SeasonHistoryRow(seasons[row.season].name, row) for row in rows]
+    by_number = {season.number: season for season in seasons}
+    return [SeasonHistoryRow(labels.season_shown(by_number[row.season]), row) for row in rows]
+
+
+PAIRS_SHOWN = 10
+"""The partners and the opponents tables show the top 10 of the API's tables."""
+
+
+@dataclass(frozen=True)
+class ModeFigures:
+    """The figures of one mode (API.md ``/players/{id}/stats/?mode=``)."""
+
+    mode: StrPromise
+    stats: dict
+
+
+def _per_mode(player: Player) -> list[ModeFigures]:
+    return [ModeFigures(labels.MODES[mode], player_stats(player, mode=mode.value)) for mode in Mode]
 
 
 def player(request, player_id: int):
@@ -266,19 +353,27 @@ def player(request, player_id: int):
     matches, links = _history_page(request, history)
     players = _players_by_id(seat.player_id for m in matches for seat in m.seats.all())
     cups = cups_of(matches)
+    rank = ranking_selectors.player_rank(shown)
+    seasons = list(seasons_newest_first())  # the seasons' names, for the chart and the history
+    current = next(season for season in seasons if season.status == SeasonStatus.CURRENT)
     context = {
         "player": shown,
-        "rank": ranking_selectors.player_rank(shown),
+        "rank": rank,
+        "off_board": None if rank is not None else _off_board_reason(shown, current),
         "stats": stats,
         "outcomes": [
             (labels.OUTCOMES[Outcome(name)], counts) for name, counts in stats["outcomes"].items()
         ],
-        "chart": _cups_chart(shown),
-        "seasons": _season_history(shown),
+        "per_mode": [] if shown.is_bot else _per_mode(shown),
+        "partners": [] if shown.is_bot else player_partners(shown.pk, size=PAIRS_SHOWN).rows,
+        "opponents": [] if shown.is_bot else player_opponents(shown.pk, size=PAIRS_SHOWN).rows,
+        "chart": _cups_chart(shown, seasons),
+        "seasons": _season_history(shown, seasons),
         "form": form,
         "history": [
             _history_row(match, shown.pk, players, cups.get(match.pk, {})) for match in matches
         ],
+        "history_page_title": "cursor" in request.GET,
         **links,
     }
     return render(request, "pages/player.html", context)
@@ -327,6 +422,7 @@ def season(request, number: int):
     page = _page(_ReadPage(rows, count), LEADERBOARD_PAGE_SIZE, page_number)
     context = {
         "season": shown,
+        "season_name": labels.season_shown(shown),
         "status": labels.SEASON_STATUSES[SeasonStatus(shown.status)],
         "rows": rows,
         **_pagination(page),
@@ -352,6 +448,20 @@ class RoundRow:
     caller: Player
     state: StrPromise
     winner: StrPromise | None
+    trump: str | None
+    """The trump suit's sign, when the round's play record says it."""
+
+
+@dataclass(frozen=True)
+class TeamCupsRow:
+    """A team's line of the match's cups breakdown (API.md "Match cups explained")."""
+
+    team: StrPromise
+    names: str
+    rounds: list[int]
+    match_bonus: int
+    sweep_bonus: int
+    total: int
 
 
 @dataclass(frozen=True)
@@ -359,6 +469,8 @@ class VoterRow:
     seat: int
     player: Player
     vote: StrPromise | None
+    """The vote cast, or how the rules settled a seat that cast none once the vote was
+    resolved (silence at the deadline; no vote needed after a stop); None while open."""
     by_bot: bool
     hand: list[str] | None
 
@@ -397,7 +509,7 @@ def _vote_view(
         VoterRow(
             seat=seat,
             player=names[players[seat]],
-            vote=labels.VOTES[Vote(cast[seat].choice)] if seat in cast else None,
+            vote=labels.VOTES[Vote(cast[seat].choice)] if seat in cast else _silent(vote),
             by_bot=seat in cast and cast[seat].by_bot,
             hand=None if hands is None else [labels.card_shown(c) for c in hands[str(seat)]],
         )
@@ -414,6 +526,17 @@ def _vote_view(
     )
 
 
+def _silent(vote: VoteSeen) -> StrPromise | None:
+    """How the rules settled the vote of a seat that cast none (KORT_RULES §4): while open,
+    nothing yet; resolved at the deadline, silence (agreement beside a ``bavan``, a refusal
+    when both were silent); resolved earlier, by a ``stop``, no vote was needed."""
+    if vote.status == VoteStatus.OPEN or vote.resolved_at is None:
+        return None
+    if vote.resolved_at >= vote.deadline:
+        return labels.SILENCE[vote.status == VoteStatus.GO]
+    return labels.NOT_NEEDED
+
+
 def _round_row(round_: Round, players: dict[int, int], names: dict[int, Player]) -> RoundRow:
     state: StrPromise
     winner: StrPromise | None
@@ -422,7 +545,32 @@ def _round_row(round_: Round, players: dict[int, int], names: dict[int, Player])
         state, winner = labels.OUTCOMES[Outcome(round_.outcome)], labels.TEAMS[Team(round_.winner)]
     else:
         state, winner = labels.OPEN_ROUNDS[RoundStatus(round_.status)], None
-    return RoundRow(round_, names[players[round_.trump_seat]], state, winner)
+    suit = (round_.play or {}).get("trump_suit")
+    trump = labels.SUIT_SIGNS[SUIT_BY_LETTER[suit]] if suit in SUIT_BY_LETTER else None
+    return RoundRow(round_, names[players[round_.trump_seat]], state, winner, trump)
+
+
+def team_names(seats: dict[int, int], names: dict[int, Player], team: Team) -> str:
+    """The display names of a team's players, in seat order: "Bita & Dara"."""
+    return " & ".join(names[seats[seat]].display_name for seat in team.seats)
+
+
+def _cups_rows(match: Match, seats: dict[int, int], names: dict[int, Player]) -> list:
+    """The match's cups breakdown per team, as the API's ``cups_breakdown``."""
+    breakdown = match_selectors.match_cups_breakdown(match)
+    if breakdown is None:
+        return []
+    return [
+        TeamCupsRow(
+            team=labels.TEAMS[team],
+            names=team_names(seats, names, team),
+            rounds=list(cups.rounds),
+            match_bonus=cups.match_bonus,
+            sweep_bonus=cups.sweep_bonus,
+            total=cups.total,
+        )
+        for team, cups in breakdown.items()
+    ]
 
 
 def match(request, match_id: int):
@@ -438,8 +586,13 @@ def match(request, match_id: int):
     names = _players_by_id(players.values())
     cups = cups_of([shown]).get(shown.pk, {})  # the match's own cups, not a void's
     rounds = list(shown.rounds.all())
+    season = seasons_newest_first().filter(number=shown.season).first() if shown.season else None
     context = {
         "match": shown,
+        "teams": {team.value: team_names(players, names, team) for team in Team},
+        "season": season,
+        "season_name": season and labels.season_shown(season),
+        "breakdown": _cups_rows(shown, players, names),
         "mode": labels.MODES[Mode(shown.mode)],
         "status": labels.MATCH_STATUSES[MatchStatus(shown.status)],
         "winner": shown.winner and labels.TEAMS[Team(shown.winner)],

@@ -62,6 +62,22 @@ class UsernameKeyField(models.CharField):
         return key
 
 
+class DisplayNameKeyField(models.CharField):
+    """The case-folded form of the row's ``display_name`` (folded as usernames are), written
+    from it whenever the row is saved or bulk-created: what a search by display name
+    compares, in any script."""
+
+    def pre_save(self, model_instance, add):
+        key = username_key(model_instance.display_name)
+        setattr(model_instance, self.attname, key)
+        return key
+
+
+NAME_PREFIX_OPCLASS = "varchar_pattern_ops"
+"""PostgreSQL's operator class that lets a B-tree index answer ``LIKE 'prefix%'`` whatever
+the database's collation (other databases ignore it): the searches by prefix."""
+
+
 class Player(models.Model):
     """A seat-holder of the ladder. Humans may log in (a linked user, a player token); bots
     cannot. ``cups`` is the sum of the player's ledger rows; ``cups_changed_at`` is the time of
@@ -78,6 +94,13 @@ class Player(models.Model):
         "lookups and searches by username compare.",
     )
     display_name = models.CharField(max_length=80)
+    display_name_key = DisplayNameKeyField(
+        max_length=4 * 80,
+        editable=False,
+        default="",
+        help_text="The display name case-folded (as usernames are): what a search by display "
+        "name compares.",
+    )
     is_bot = models.BooleanField(default=False)
     is_banned = models.BooleanField(
         default=False,
@@ -120,7 +143,17 @@ class Player(models.Model):
                 fields=["board_season", *LEADERBOARD_ORDER],
                 condition=ON_A_BOARD,
                 name="leaderboard_order",
-            )
+            ),
+            models.Index(
+                fields=["username_key"],
+                opclasses=[NAME_PREFIX_OPCLASS],
+                name="username_key_prefix",
+            ),
+            models.Index(
+                fields=["display_name_key"],
+                opclasses=[NAME_PREFIX_OPCLASS],
+                name="display_name_key_prefix",
+            ),
         ]
 
     def __str__(self):

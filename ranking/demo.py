@@ -183,8 +183,8 @@ def _demo_players(names, *, is_bot: bool) -> tuple[list[Player], int]:
         username = f"demo.{name.lower()}"
         player = Player.objects.filter(username=username).first()
         if player is None:
-            display_name = f"{name} (bot)" if is_bot else name
-            player = player_create(username=username, display_name=display_name, is_bot=is_bot)
+            # The pages mark a bot as such: its name needs no marker of its own.
+            player = player_create(username=username, display_name=name, is_bot=is_bot)
             created += 1
         players.append(player)
     return players, created

@@ -304,31 +304,48 @@ def player_named(username: str) -> Player | None:
     return Player.objects.filter(username_key=username_key(username)).first()
 
 
-def players_named_like(players: QuerySet[Player], text: str) -> QuerySet[Player]:
-    """The ``players`` whose username contains ``text``, ignoring case in every script (the
-    case-folded forms compared)."""
-    return players.filter(username_key__contains=username_key(text))
+def players_beginning(text: str) -> QuerySet[Player]:
+    """The players whose username or display name begins with ``text``, ignoring case in
+    every script (both case-folded as usernames are), by folded username. Each condition is
+    answered from its prefix index (``players.models.NAME_PREFIX_OPCLASS``), so the search
+    stays an index read however many players there are."""
+    key = username_key(text)
+    begins = Q(username_key__startswith=key) | Q(display_name_key__startswith=key)
+    return Player.objects.filter(begins).order_by("username_key", "id")
+
+
+def players_found(text: str, limit: int) -> list[Player]:
+    """The first ``limit`` of :func:`players_beginning`."""
+    return list(players_beginning(text)[:limit])
 
 
 @dataclass(frozen=True)
 class LedgerEntry:
-    """One cup change of a player (KORT_RULES §7): when, by how much, the total right after it
-    (``cups_after``) and the match that gave it."""
+    """One cup change of a player (KORT_RULES §7), as the API's ``/players/{id}/cups/`` shows
+    it: when, by how much, the total right after it (``cups_after``), its ``kind`` (a match,
+    a season's reset, a void), the match it belongs to (None for a reset) and its season."""
 
     at: datetime
     delta: int
     cups_after: int
     match_id: int | None
+    kind: str = CupKind.MATCH
+    season: int | None = None
 
 
 def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
-    """The player's latest ``limit`` cup changes, newest first (the ledger's order). A
-    player's cups are the sum of their ledger (§7), so each ``cups_after`` is counted back
-    from ``player.cups``: one query of ``limit`` rows, however long the ledger."""
-    changes = CupChange.objects.filter(player=player).order_by("-created_at", "-id")[:limit]
+    """The player's latest ``limit`` cup changes, newest first: the first rows of the API's
+    ledger (:func:`player_ledger`), one query of ``limit`` rows, however long the ledger."""
     return [
-        LedgerEntry(change.created_at, change.delta, change.cups_after, change.match_id)
-        for change in changes
+        LedgerEntry(
+            change.created_at,
+            change.delta,
+            change.cups_after,
+            change.match_id,
+            change.kind,
+            change.season,
+        )
+        for change in player_ledger(player)[:limit]
     ]
 
 

@@ -9,10 +9,11 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 from matches.cups import matches_cups
-from matches.kort.rules import BavanDecision, Mode, Team, Vote, cups_breakdown
+from matches.kort.rules import BavanDecision, Mode, Vote
 from matches.live_vote.serializers import BavanVoteSerializer, PlayRecordField, TricksSerializer
 from matches.models import Match, Round
 from matches.reports import LIVE_VOTE, TRICKS_REQUIRED, RoundReport
+from matches.selectors import match_cups_breakdown
 
 
 class CastVoteSerializer(serializers.Serializer):
@@ -190,10 +191,9 @@ class MatchSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(CupsBreakdownSerializer(allow_null=True))
     def get_cups_breakdown(self, match) -> dict | None:
-        if not match.gave_cups:
+        breakdown = match_cups_breakdown(match)
+        if breakdown is None:
             return None
-        results = [round_.result for round_ in match.rounds_in_order()]
-        breakdown = cups_breakdown(results, Team(match.winner), match.wins)
         return {
             team.value: {
                 "rounds": list(cups.rounds),

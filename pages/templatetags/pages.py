@@ -51,11 +51,14 @@ def _grouping(language: str) -> tuple[str, int | tuple]:
 
 @register.filter
 def grouped(value: int) -> str:
-    """An integer with the locale's digit grouping: 12,345 in English, 12 345 in Russian."""
+    """An integer with the locale's digit grouping: 12,345 in English, 12 345 in Russian; a
+    negative one with U+2212 MINUS SIGN, as :func:`signed`."""
     separator, grouping = _grouping(translation.get_language())
     if grouping == 3:  # groups of three (English, Russian): cheap enough for long tables
-        return f"{value:,}".replace(",", separator)
-    return number_format(value, force_grouping=True)
+        text = f"{value:,}".replace(",", separator)
+    else:
+        text = number_format(value, force_grouping=True)
+    return MINUS + text[1:] if value < 0 else text
 
 
 @register.filter

@@ -13,7 +13,7 @@ from conftest import PROGRAMS
 CHROMIUM, CHROMEDRIVER = PROGRAMS["browser"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 DESKTOP = (1280, 900)
-PHONE = (390, 844)
+PHONE = (360, 800)  # the narrowest width the pages are read at
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -26,10 +26,10 @@ CHROMIUM_FLAGS = (
 )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser(tmp_path_factory):
-    """A headless Chromium for the module's tests, with a fresh profile. The driver and the
-    browser are the system's: Selenium Manager is kept offline and never fetches either."""
+    """A headless Chromium for every browser test of the run, with a fresh profile. The driver
+    and the browser are the system's: Selenium Manager is kept offline and never fetches either."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

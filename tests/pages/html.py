@@ -83,3 +83,8 @@ def json_script(html: str | bytes, element_id: str):
     found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', html)
     assert found is not None, f"no json_script {element_id!r} on the page"
     return json.loads(found.group(1))
+
+
+def number(text: str) -> int:
+    """A whole number as the pages write it (grouped, a negative one with U+2212 MINUS SIGN)."""
+    return int(text.replace("\u2212", "-").replace(",", "").replace("\xa0", "").replace(" ", ""))

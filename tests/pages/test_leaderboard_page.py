@@ -1,14 +1,12 @@
 """The leaderboard page (API.md "Players' pages": ``/{lang}/``): the API's board, its order
 and ranks (API.md "Leaderboard", KORT_RULES §10), paginated, with a search by username."""
 
-from urllib.parse import urlencode
-
 import pytest
 
 from pages.views import LEADERBOARD_PAGE_SIZE
 from players.models import Player
 from players.services import player_create
-from tests.pages.html import table_rows, text_of
+from tests.pages.html import number, table_rows, text_of
 from tests.pages.ladder import board_players
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +17,7 @@ def page_rows(client, path: str) -> list[tuple[int, str, int]]:
     response = client.get(path)
     assert response.status_code == 200
     return [
-        (int(row.cells[0]), row.links[0], int(row.cells[2]))
+        (number(row.cells[0]), row.links[0], number(row.cells[2]))
         for row in table_rows(response.content, "board")
     ]
 
@@ -87,8 +85,11 @@ def test_a_search_ignores_case_in_every_script(client):
         found = table_rows(client.get(f"/en/?q={text}").content, "board")
         marked = [row.links[0] for row in found if row.attrs.get("class") == "found"]
         assert marked == [f"/en/players/{wanted.id}/"], text
-    html = client.get("/en/?q=ИВ").content.decode()
-    assert f'href="?{urlencode({"q": "Иван"})}"' in html
+    # A prefix that one player's name begins with finds that player's row.
+    found = table_rows(client.get("/en/?q=ИВ").content, "board")
+    assert [row.links[0] for row in found if row.attrs.get("class") == "found"] == [
+        f"/en/players/{ivan.id}/"
+    ]
 
 
 def test_a_search_for_a_player_off_the_board_says_why(client):
@@ -96,20 +97,24 @@ def test_a_search_for_a_player_off_the_board_says_why(client):
     newcomer = player_create(username="newcomer", display_name="Newcomer")
 
     text = text_of(client.get("/ru/?q=newcomer").content)
-    assert "Newcomer нет в таблице лидеров" in text
+    assert "Newcomer нет в таблице лидеров." in text
+    assert "Сезон 1: ещё нет завершённого рейтингового матча." in text
     assert f'href="/ru/players/{newcomer.id}/"' in client.get("/ru/?q=newcomer").content.decode()
 
 
-def test_a_search_for_part_of_a_name_suggests_up_to_ten_players_of_the_board(client):
+def test_a_search_for_the_start_of_a_name_suggests_up_to_ten_players(client):
     board_players(12)
-    ranked = Player.objects.order_by("-cups", "cups_changed_at", "id")
+    by_username = Player.objects.order_by("username_key", "id")
 
     response = client.get("/en/?q=P")
-    assert "Nobody is called “P”." in text_of(response.content)
+    assert "Players whose username or display name begins with “P”:" in text_of(response.content)
     html = response.content.decode()
-    suggested = [player for player in ranked if f'href="?q={player.username}"' in html]
-    assert suggested == list(ranked[:10])
-    assert html.index(f"?q={ranked[0].username}") < html.index(f"?q={ranked[9].username}")
+    suggested = [player for player in by_username if f'href="?q={player.username}"' in html]
+    assert suggested == list(by_username[:10])
+    assert html.index(f"?q={by_username[0].username}") < html.index(f"?q={by_username[9].username}")
+    assert "No username or display name begins with “zz”." in text_of(
+        client.get("/en/?q=zz").content
+    )
 
 
 @pytest.mark.parametrize("players", [3, 120])

@@ -50,9 +50,9 @@ def test_seats_rounds_and_cups(api, client, service, cast):
     shown_cups = [row.cells[3].replace("\u2212", "-") for row in seats]
     assert shown_cups == [f"{cups[str(p.id)]:+d}" for p in cast]
     assert [row.cells for row in table_rows(html, "rounds")] == [
-        ["1", "seat 0, Amir", "7:3", "Win", "Team A", "+1"],
-        ["2", "seat 0, Amir", "2:7", "Win", "Team B", "+1"],
-        ["3", "seat 1, Bita", "0:7", "Kort", "Team B", "+5"],
+        ["1", "seat 0, Amir", "7:3", "Win", "Team A", "+1", "—"],  # trump: no play record
+        ["2", "seat 0, Amir", "2:7", "Win", "Team B", "+1", "—"],
+        ["3", "seat 1, Bita", "0:7", "Kort", "Team B", "+5", "—"],
     ]
     text = text_of(html)
     assert "Status Finished" in text
@@ -136,7 +136,7 @@ def test_a_vote_that_goes_plays_to_13(api, client, cast, voting):
     html = page(client, f"/en/matches/{voting}/").content
     assert "BAVAN! Playing to 13:0" in text_of(html)
     first = table_rows(html, "rounds")[0]
-    assert first.cells == ["1", "seat 0, Amir", "7:0", "Playing to 13:0", "—", "—"]
+    assert first.cells == ["1", "seat 0, Amir", "7:0", "Playing to 13:0", "—", "—", "—"]
 
 
 def test_reading_the_page_settles_the_deadline_as_the_api_read_does(api, client, voting, clock):
@@ -145,6 +145,35 @@ def test_reading_the_page_settles_the_deadline_as_the_api_read_does(api, client,
     assert "No Bavan: the Kort counts" in text
     assert "Wins A 5 : 0 B" in text
     assert api.get(f"/api/v1/matches/{voting}/rounds/1/vote/").data["status"] == "refused"
+
+
+@pytest.mark.parametrize(
+    ("cast_votes", "seconds", "shown", "status"),
+    [
+        ([(0, "bavan")], 31, ["Bavan!", "Silent: counted as agreement"], "go"),
+        ([], 31, ["Silent: counted as a stop", "Silent: counted as a stop"], "refused"),
+        ([(2, "stop")], 5, ["No vote needed: a stop decided", "Stop"], "refused"),
+    ],
+)
+def test_a_decided_vote_shows_how_the_rules_settled_each_seat(
+    api, client, cast, voting, clock, cast_votes, seconds, shown, status
+):
+    for seat, choice in cast_votes:
+        vote(api, cast[seat], voting, choice)
+    clock.move_to(OPENED + timedelta(seconds=seconds))
+    html = page(client, f"/en/matches/{voting}/").content
+    assert [row.cells[2] for row in table_rows(html, "votes")] == shown
+    assert api.get(f"/api/v1/matches/{voting}/rounds/1/vote/").data["status"] == status
+
+
+def test_a_round_with_its_play_record_shows_its_trump_suit(client, service, cast):
+    record = bot_record(0, 7, 3)
+    match_id = match_start(service, ids_of(cast), mode="room")
+    rounds_report(service, match_id, [played(0, record)])
+    sign = card_shown("A" + record["trump_suit"])[1:]
+    for lang in ("en", "ru"):
+        rounds = table_rows(page(client, f"/{lang}/matches/{match_id}/").content, "rounds")
+        assert rounds[0].cells[-1] == sign
 
 
 def test_the_shown_hands_are_the_apis(api, client, service, cast, clock):

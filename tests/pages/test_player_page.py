@@ -77,7 +77,7 @@ def test_the_figures_are_the_apis_statistics(api, client, service, cast, bavan_m
         ("Cups now", "cups"),
         ("Best", "best_cups"),
     ]:
-        assert f"{label} {stats[name]}" in text
+        assert f"{label} {stats[name]}".replace("-", "\u2212") in text  # the minus sign
     ru_labels = [row[0] for row in outcome_rows(client, f"/ru/players/{player.id}/")]
     assert ru_labels == ["Корт", "Ат-корт", "Бавян", "Ат-бавян", "Провал бавяна"]
 
@@ -91,11 +91,17 @@ def test_the_chart_draws_the_ledger(api, client, service, cast):
 
     response = client.get(f"/ru/players/{amir}/")
     chart = json_script(response.content, "cups-data")
-    assert chart["cups"] == [10, 5, 17]  # +10, -5, +12 (KORT_RULES §7)
+    assert [point["y"] for point in chart["points"]] == [10, 5, 17]  # +10, -5, +12 (§7)
     assert chart["label"] == "Кубки"
-    assert len(chart["labels"]) == 3
+    times = [point["x"] for point in chart["points"]]
+    assert times == sorted(times)  # on a time axis, oldest first
     ledger = [row.cells[2:] for row in table_rows(response.content, "ledger")]
-    assert ledger == [["+10", "10"], ["\u22125", "5"], ["+12", "17"]]
+    assert ledger == [["+12", "17"], ["\u22125", "5"], ["+10", "10"]]  # newest first
+    text = text_of(response.content)  # without JavaScript, the chart in words
+    assert "От 10 кубков" in text
+    assert "до 17 кубков" in text
+    assert "наибольшее: 17" in text
+    assert "Для графика нужен JavaScript" in text
     assert player_read(api, amir)["cups"] == 17
 
 
@@ -223,13 +229,14 @@ def test_the_page_costs_the_same_queries_however_many_matches(
         match_play(service, ids_of(cast), KORT)
     path = f"/en/players/{cast[0].id}/"
     oldest = history_walk(client, path, "", "next")[-1].query
-    # player, stats and its streaks (KORT_RULES §12), the page (no count of the history), its
-    # seats, rounds and cup changes, the names of the players shown, the rank (the current
-    # season, the board's counts and the ties ahead), the ledger, and the season history
-    # (ranking.selectors.player_seasons: the standings, the season statistics, the current
-    # season and the rank in it again; then the seasons' names)
+    # player, stats and streaks, the page (no count of the history), its seats, rounds and cup
+    # changes, the names of the players shown, the rank (the current season, the board's counts
+    # and the ties ahead), the seasons' names, the figures of each mode (stats.selectors
+    # .player_stats: 3 each), the partners and the opponents (one each), the ledger, and the
+    # season history (ranking.selectors.player_seasons: the standings, the season statistics,
+    # the current season and the rank in it again)
     for query in ("", oldest):  # the newest page and the oldest one
-        with django_assert_num_queries(19):
+        with django_assert_num_queries(27):
             client.get(f"{path}{query}")
 
 

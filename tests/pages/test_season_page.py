@@ -6,7 +6,7 @@ import pytest
 
 from pages.views import LEADERBOARD_PAGE_SIZE
 from tests.api_steps import match_play
-from tests.pages.html import table_rows, text_of
+from tests.pages.html import number, table_rows, text_of
 from tests.pages.ladder import board_players, season_stats
 from tests.ranking.season_steps import SEASONS, THREE_ONE, season_end, season_one_play
 
@@ -24,9 +24,10 @@ def page_rows(client, path: str) -> list[Row]:
     """(rank, player link, cups, best cups, matches) of each row of a season's standings."""
     response = client.get(path)
     assert response.status_code == 200
+    rows = table_rows(response.content, "season-board")
     return [
-        (int(row.cells[0]), row.links[0], int(row.cells[2]), int(row.cells[3]), int(row.cells[4]))
-        for row in table_rows(response.content, "season-board")
+        (number(r.cells[0]), r.links[0], number(r.cells[2]), number(r.cells[3]), number(r.cells[4]))
+        for r in rows
     ]
 
 
@@ -78,7 +79,7 @@ def test_the_leaderboard_links_to_the_current_season(client, ladder):
     season_end()
 
     html = client.get("/ru/").content.decode()
-    assert '<a href="/ru/seasons/2/">Season 2</a>' in html
+    assert '<a href="/ru/seasons/2/">Сезон 2</a>' in html  # the season's name translated
 
 
 def test_the_standings_pages_and_the_404s(api, client):
@@ -112,6 +113,14 @@ def history_rows(client, path: str) -> list[list[str]]:
     return [[*row.links, *row.cells] for row in table_rows(response.content, "seasons")]
 
 
+SEASON_WORD = {"en": "Season", "ru": "Сезон"}  # the season names are translated
+
+
+def shown(value: int) -> str:
+    """A whole number as the pages write it: a negative one with U+2212 MINUS SIGN."""
+    return str(value).replace("-", "\u2212")
+
+
 @pytest.mark.parametrize(("lang", "heading"), [("en", "Season history"), ("ru", "История сезонов")])
 def test_the_season_history_is_the_apis(api, client, service, ladder, lang, heading):
     season_end()
@@ -124,9 +133,12 @@ def test_the_season_history_is_the_apis(api, client, service, ladder, lang, head
         expected = [
             [
                 f"/{lang}/seasons/{row['season']}/",
-                f"Season {row['season']}",
+                f"{SEASON_WORD[lang]} {row['season']}",
                 "—" if row["rank"] is None else str(row["rank"]),
-                *(str(row[key]) for key in ("cups", "best_cups", "matches_played", "matches_won")),
+                *(
+                    shown(row[key])
+                    for key in ("cups", "best_cups", "matches_played", "matches_won")
+                ),
             ]
             for row in seasons
         ]

@@ -16,8 +16,16 @@ from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE_HASHED_TOKENS: dict[str, str | None] = {"players": "0005_username_unique_ignoring_case"}
-BEFORE_USERNAME_KEYS: dict[str, str | None] = {"players": "0003_player_board_season"}
+# The statistics of partners and streaks (stats 0005) come after the players' tokens.
+BEFORE_STATS_PAIRS = {"stats": "0004_season_one_stats"}
+BEFORE_HASHED_TOKENS: dict[str, str | None] = {
+    "players": "0005_username_unique_ignoring_case",
+    **BEFORE_STATS_PAIRS,
+}
+BEFORE_USERNAME_KEYS: dict[str, str | None] = {
+    "players": "0003_player_board_season",
+    **BEFORE_STATS_PAIRS,
+}
 OLD_KEY = "0123456789abcdef0123456789abcdef01234567"
 
 

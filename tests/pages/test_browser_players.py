@@ -1,0 +1,288 @@
+"""The players' pages in Chromium as players use them, in English and Russian (API.md
+"Players' pages"): a match that explains its cups and its void, "My games" after a season's
+end and a void (the cups table by kind, the chart on a time axis, streaks, partners and
+opponents, the figures per mode, the history's void rows), the search by the start of a
+name in any script, a bot's page, and every page at 360 px without sideways scroll, in the
+dark scheme, with its title, description and icon. Every figure is checked against the API's
+answer. Screenshots go to ``artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.wait import WebDriverWait
+
+from players.services import player_create
+from tests.api_steps import ids_of, match_play, match_read, player_read, round_body
+from tests.pages.html import number
+from tests.ranking.season_steps import THREE_ONE, season_end
+
+pytestmark = pytest.mark.browser
+
+WAIT_SECONDS = 30
+NARROW = 360
+LANGS = ("en", "ru")
+MINUS = "\u2212"
+VOID_REASON = "a cheater at the table"
+
+
+def signed(value: int) -> str:
+    return "+" + str(value) if value > 0 else str(value).replace("-", MINUS)
+
+
+def open_page(browser, live_server, path: str) -> None:
+    browser.get(f"{live_server.url}{path}")
+
+
+def texts(browser, css: str) -> list[str]:
+    return [element.text for element in browser.find_elements(By.CSS_SELECTOR, css)]
+
+
+def cells(browser, table_id: str) -> list[list[str]]:
+    rows = browser.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")
+    return [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")] for row in rows]
+
+
+def fits(browser, width: int = NARROW) -> tuple[int, int]:
+    """The page's scroll width and its viewport's width at ``width`` px (a phone's)."""
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        return browser.execute_script(
+            "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def assert_no_sideways_scroll(browser) -> None:
+    scroll, client = fits(browser)
+    assert scroll <= client, f"{browser.current_url}: {scroll} px wide in {client} px"
+
+
+@pytest.fixture
+def story(service, cast):
+    """Bita & Dara beat Cyrus & Iman 3:1 (ranked) in season 1; the season ends; in season 2
+    Amir & Cyrus beat Bita & Dara with a Kort, a match then voided, Bita & Dara beat Cyrus &
+    Iman 3:1 again, and win a room match against Iman and Rook, a bot."""
+    amir, bita, cyrus, dara = cast
+    iman = player_create(username="iman", display_name="Iman")
+    rook = player_create(username="rook", display_name="Rook", is_bot=True)
+    four = ids_of([bita, cyrus, dara, iman])
+    first = match_play(service, four, THREE_ONE)
+    season_end()
+    voided = match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")])
+    call_command("void_match", str(voided), "--reason", VOID_REASON)
+    match_play(service, four, THREE_ONE)
+    at_kort = [round_body(1, 7, 0, "stop")]
+    room = match_play(
+        service, ids_of([bita, rook, dara, iman]), at_kort, mode="room", first_trump_seat=1
+    )
+    return {
+        "first": first,
+        "voided": voided,
+        "room": room,
+        "amir": amir.id,
+        "bita": bita.id,
+        "iman": iman.id,
+        "rook": rook.id,
+    }
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_match_page_explains_its_cups_and_its_void(
+    browser, live_server, screenshot, api, story, lang
+):
+    answer = match_read(api, story["first"])
+    open_page(browser, live_server, f"/{lang}/matches/{story['first']}/")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Bita & Dara 3 : 1 Cyrus & Iman"
+    breakdown = cells(browser, "breakdown")
+    for row, team in zip(breakdown, ("A", "B"), strict=True):
+        figures = answer["cups_breakdown"][team]
+        assert row[1].split() == [signed(value) for value in figures["rounds"]]
+        assert row[2:] == [
+            signed(figures[name]) for name in ("match_bonus", "sweep_bonus", "total")
+        ]
+    season = {"en": "Season 1", "ru": "Сезон 1"}[lang]
+    assert (
+        browser.find_element(By.LINK_TEXT, season)
+        .get_attribute("href")
+        .endswith(f"/{lang}/seasons/1/")
+    )
+    assert_no_sideways_scroll(browser)
+    screenshot(f"match-breakdown-{lang}")
+
+    voided = match_read(api, story["voided"])
+    assert voided["status"] == "void"
+    open_page(browser, live_server, f"/{lang}/matches/{story['voided']}/")
+    notice = browser.find_element(By.ID, "void").text
+    assert VOID_REASON in notice
+    assert {"en": "Voided on", "ru": "Аннулирован"}[lang] in notice
+    assert voided["voided_at"][:4] in notice  # its year, in the date shown
+    assert_no_sideways_scroll(browser)
+    screenshot(f"match-void-{lang}")
+
+
+KIND_WORDS = {
+    "en": {"match": "Match {}", "void": "Void of match {}", "season_reset": "Reset: Season {}"},
+    "ru": {
+        "match": "Матч {}",
+        "void": "Аннулирование матча {}",
+        "season_reset": "Начался Сезон {}",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_my_games_after_a_season_end_and_a_void(browser, live_server, screenshot, api, story, lang):
+    bita = story["bita"]
+    open_page(browser, live_server, f"/{lang}/players/{bita}/")
+    ledger = player_read(api, bita, "cups/")["results"]
+    rows = cells(browser, "ledger")
+    assert len(rows) == len(ledger) == 5  # 3:1, the reset, the Kort, its void, 3:1
+    for row, entry in zip(rows, ledger, strict=True):  # newest first, as the API
+        word = KIND_WORDS[lang][entry["kind"]]
+        assert row[1].startswith(word.format(entry["match"] or entry["season"])), row
+        assert "None" not in row[1]
+        assert [number(row[2]), number(row[3])] == [entry["delta"], entry["cups_after"]]
+
+    WebDriverWait(browser, WAIT_SECONDS).until(
+        lambda driver: driver.execute_script(
+            "return window.Chart !== undefined && Chart.getChart('cups-chart') !== undefined"
+        )
+    )
+    chart = browser.execute_script(
+        "var c = Chart.getChart('cups-chart'); return [c.options.scales.x.type,"
+        " c.data.datasets[0].data.map(function (p) { return p.y; })]"
+    )
+    assert chart == ["linear", [entry["cups_after"] for entry in reversed(ledger)]]
+    marks = browser.execute_script(
+        "return JSON.parse(document.getElementById('cups-data').textContent).seasons"
+    )
+    assert [mark["label"] for mark in marks] == [{"en": "Season 2", "ru": "Сезон 2"}[lang]]
+    assert browser.find_element(By.ID, "chart-summary").text  # the chart in words
+
+    stats = player_read(api, bita, "stats/")
+    streaks = [number(value) for value in texts(browser, "#streaks dd")]
+    assert streaks == [
+        stats["streaks"]["win"]["current"],
+        stats["streaks"]["win"]["best"],
+        stats["streaks"]["loss"]["current"],
+        stats["streaks"]["loss"]["best"],
+    ]
+    for side in ("partners", "opponents"):
+        table = player_read(api, bita, f"{side}/")["results"][:10]
+        shown = cells(browser, side)
+        assert [row[0].split(" · ")[0] for row in shown] == [
+            row["player"]["display_name"] for row in table
+        ]
+        assert [[number(cell) for cell in row[1:]] for row in shown] == [
+            [row["matches"], row["won"], row["cups"]] for row in table
+        ]
+        links = browser.find_elements(By.CSS_SELECTOR, f"#{side} tbody th a")
+        assert [link.get_attribute("href").rsplit("/", 2)[-2] for link in links] == [
+            str(row["player"]["id"]) for row in table
+        ]
+    modes = cells(browser, "modes")
+    for row, mode in zip(modes, ("ranked", "room"), strict=True):
+        figures = player_read(api, bita, f"stats/?mode={mode}")
+        assert [number(cell) for cell in row[1:4]] == [
+            figures["matches_played"],
+            figures["matches_won"],
+            figures["matches_lost"],
+        ]
+
+    history = player_read(api, bita, "matches/")["results"]
+    void = {"en": "Void", "ru": "Аннулирован"}[lang]
+    void_rows = [row for row in cells(browser, "history") if void in row]
+    assert len(void_rows) == [row["status"] for row in history].count("void") == 1
+    assert_no_sideways_scroll(browser)
+    screenshot(f"player-season-void-{lang}")
+
+    won = player_read(api, bita, "matches/?result=won")["results"]
+    lost = player_read(api, bita, "matches/?result=lost")["results"]
+    assert all(row["status"] != "void" for row in won + lost)
+    for result, listed in (("won", won), ("lost", lost)):
+        open_page(browser, live_server, f"/{lang}/players/{bita}/?result={result}")
+        links = browser.find_elements(By.CSS_SELECTOR, "#history tbody th a")
+        assert [link.get_attribute("href").rsplit("/", 2)[-2] for link in links] == [
+            str(row["id"]) for row in listed
+        ]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_search_by_the_start_of_a_name(browser, live_server, screenshot, story, lang):
+    player_create(username="elka", display_name="Ёлка")
+    player_create(username="elochka", display_name="Ёлочка")
+    open_page(browser, live_server, f"/{lang}/?q=ёЛК")  # one name begins so: that player
+    assert "Ёлка" in browser.find_element(By.CSS_SELECTOR, ".notice").text
+    open_page(browser, live_server, f"/{lang}/?q=ЁЛ")  # two: both suggested
+    assert texts(browser, "#suggestions a:first-child") == ["Ёлка", "Ёлочка"]
+    open_page(browser, live_server, f"/{lang}/?q=bIt")
+    assert "Bita" in browser.find_element(By.CSS_SELECTOR, "#board tr.found").text
+    title = {"en": "“bIt” on the leaderboard", "ru": "«bIt» в таблице лидеров"}[lang]
+    assert browser.title.startswith(title)
+    open_page(browser, live_server, f"/{lang}/?q=IMAN")  # an exact username: the row
+    assert "Iman" in browser.find_element(By.CSS_SELECTOR, "#board tr.found").text
+    assert_no_sideways_scroll(browser)
+    screenshot(f"leaderboard-search-prefix-{lang}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bot_page_shows_its_matches_and_no_zeros(browser, live_server, screenshot, story, lang):
+    open_page(browser, live_server, f"/{lang}/players/{story['rook']}/")
+    main = browser.find_element(By.TAG_NAME, "main").text
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Rook"
+    assert "(bot)" not in main
+    assert not browser.find_elements(By.CSS_SELECTOR, "dl.figures")  # no figures of zeros
+    assert len(cells(browser, "history")) == 1
+    assert browser.find_element(By.ID, "off-board").text
+    open_page(browser, live_server, f"/{lang}/players/{story['amir']}/")
+    reason = browser.find_element(By.ID, "off-board").text  # Amir's match in season 2: void
+    assert {"en": "Season 2", "ru": "Сезон 2"}[lang] in reason
+    screenshot(f"player-bot-{lang}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_fits_a_phone_in_the_dark_with_its_title(
+    browser, live_server, screenshot, story, lang
+):
+    pages = [
+        f"/{lang}/",
+        f"/{lang}/seasons/1/",
+        f"/{lang}/players/{story['bita']}/",
+        f"/{lang}/matches/{story['room']}/",
+        f"/{lang}/matches/{story['first']}/",
+    ]
+    titles = set()
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
+    )
+    try:
+        for path in pages:
+            open_page(browser, live_server, path)
+            assert_no_sideways_scroll(browser)
+            background = browser.execute_script(
+                "return getComputedStyle(document.documentElement).backgroundColor"
+            )
+            assert background == "rgb(21, 23, 26)", path  # the dark scheme's paper
+            description = browser.find_element(By.CSS_SELECTOR, "meta[name=description]")
+            assert description.get_attribute("content")
+            icon = browser.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
+            assert (
+                browser.execute_script(
+                    "var r = new XMLHttpRequest(); r.open('GET', arguments[0], false); r.send();"
+                    " return r.status",
+                    icon,
+                )
+                == 200
+            )
+            titles.add(browser.title)
+        screenshot(f"match-dark-{lang}")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert len(titles) == len(pages)  # a title per page
