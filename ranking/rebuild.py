@@ -39,6 +39,11 @@ it may read a stream of its own by appending a :class:`Stream` (a query over row
 to a player, ordered by player id first) to :data:`STREAMS`, whose rows then appear in
 ``PlayerRows.rows`` under the stream's name, and in ``--fix`` it adds what it writes to the
 chunk's :class:`ChunkRepair`.
+
+**Partners, opponents, streaks and the figures per mode** (KORT_RULES §12) are checked last, in
+a run over every season, by ``stats.rebuild_pairs.pairs_rebuild`` (its own chunks of players,
+locked in id order with ``--fix``); their differences are reported as the ladder's are, once
+the ladder has none (their cups are the ledger's).
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ from ranking.ladder import LadderRepair, LedgerKey, ladder_repair
 from ranking.models import BoardTotal, CupChange, CupKind, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
 from stats.models import PlayerStats, SeasonStats, counts_for_the_board
+from stats.rebuild_pairs import pairs_rebuild
 from stats.services import stats_values
 
 CHUNK = 2000
@@ -976,7 +982,10 @@ def ladder_rebuild(
     replay, one transaction per chunk of ``chunk`` players (standings excepted), then count
     the current season's board again. ``season``: only that season's figures (its season
     rows, ledger rows and standings; for the current season also the players' cups fields,
-    board season and the board's counts), as a warning of the read path asks.
+    board season and the board's counts), as a warning of the read path asks. Without
+    ``season``, the figures of KORT_RULES §12 are checked (and fixed) last
+    (``stats.rebuild_pairs``); a check that found the ladder wrong leaves them out, as their
+    cups are read from the ledger that ``--fix`` writes first.
 
     ``progress(total)`` may return a function called with the players of each chunk done
     (e.g. a progress bar's ``update``).
@@ -1046,6 +1055,10 @@ def ladder_rebuild(
                     recount=True,
                 )
             )
+    if season is None and (fix or not outcome.differences):
+        # The §12 cups are read from the ledger: checked once the ledger holds no difference.
+        for found in pairs_rebuild(fix=fix):
+            counted(Difference(found.subject, found.field, found.stored, found.recomputed))
     return outcome
 
 

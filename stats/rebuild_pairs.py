@@ -6,9 +6,9 @@ Streaming, in bounded memory: the human players are taken in id order, a chunk a
 each chunk, their finalized, not void, matches are read in completion order (then by id) with
 every seat and the player's cups (:func:`chunk_tables`), each player's expected rows folded
 from them (:func:`expected_rows`, the same steps as ``stats.services``), and the stored rows of
-the chunk read once and compared (:func:`figures_differences`). With ``fix``, a player whose
-rows differ has them deleted and written again from the expected ones, in the caller's
-transaction (call it where the players' rows are held, as the ladder's writers hold them).
+the chunk read once and compared (:func:`pairs_rebuild`, one transaction a chunk). With
+``fix``, the chunk's players are locked first, and a player whose rows differ has them deleted
+and written again from the expected ones.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
+
+from django.db import router, transaction
 
 from matches.cups import matches_cups
 from matches.kort.rules import Mode, RoundResult, StatsLine, Streaks, Team, match_stats, team_of
@@ -163,22 +165,6 @@ CUPS_READ = 5000
 """Matches whose cups one read asks for."""
 
 
-def figures_differences(
-    expected: Iterable[ExpectedRows], *, fix: bool = False
-) -> Iterator[FigureDifference]:
-    """Compare each player's expected rows with the stored ones, a chunk of :data:`CHUNK`
-    players at a time (one read of their stored rows per table), yielding every difference;
-    with ``fix``, write the expected rows of each player that differs over theirs."""
-    chunk: list[ExpectedRows] = []
-    for rows in expected:
-        chunk.append(rows)
-        if len(chunk) == CHUNK:
-            yield from _chunk_compared(chunk, fix=fix)
-            chunk = []
-    if chunk:
-        yield from _chunk_compared(chunk, fix=fix)
-
-
 def _chunk_compared(chunk: Sequence[ExpectedRows], *, fix: bool) -> Iterator[FigureDifference]:
     ids = [rows.player_id for rows in chunk]
     pairs: dict[int, dict[PairKey, tuple[int, int, int]]] = defaultdict(dict)
@@ -305,18 +291,28 @@ def figures_write(players: Sequence[ExpectedRows]) -> None:
 
 
 def pairs_rebuild(*, fix: bool = False) -> list[FigureDifference]:
-    """Count every human player's §12 figures again from the history, a chunk of players at a
-    time, and return the differences from the stored rows (with ``fix``, written over them):
-    the one call ``rebuild_ladder`` makes, inside its transaction."""
-    humans = Player.objects.filter(is_bot=False).order_by("pk").values_list("pk", flat=True)
-
-    def expected() -> Iterator[ExpectedRows]:
-        ids = list(humans)
-        for start in range(0, len(ids), CHUNK):
-            chunk = list(chunk_tables(ids[start : start + CHUNK]))
+    """Count every human player's §12 figures again from the history and return the
+    differences from the stored rows (with ``fix``, written over them): ``rebuild_ladder``'s
+    check of them. One transaction per :data:`CHUNK` players, which with ``fix`` first locks
+    them in id order, as the ladder's writers do, so a finalization running meanwhile waits or
+    is read; memory holds one chunk's matches."""
+    found: list[FigureDifference] = []
+    after = 0
+    while True:
+        with transaction.atomic(using=router.db_for_write(Player)):
+            humans = Player.objects.filter(is_bot=False, pk__gt=after).order_by("pk")
+            if fix:
+                humans = humans.select_for_update(no_key=True)
+            ids = list(humans.values_list("pk", flat=True)[:CHUNK])
+            if not ids:
+                return found
+            chunk = list(chunk_tables(ids))
             results = chunk_results({t.match_id for _, tables in chunk for t in tables})
-            for player_id, tables in chunk:
-                rows = expected_rows(player_id, tables)
-                yield replace(rows, modes=mode_figures(player_id, tables, results))
-
-    return list(figures_differences(expected(), fix=fix))
+            expected = [
+                replace(
+                    expected_rows(player_id, tables), modes=mode_figures(player_id, tables, results)
+                )
+                for player_id, tables in chunk
+            ]
+            found += _chunk_compared(expected, fix=fix)
+        after = ids[-1]

@@ -93,3 +93,31 @@ def test_expected_rows_fold_a_players_matches_in_order(ladder):
     streaks, _ = rows.streaks[(0, "all")]
     assert (streaks.win_current, streaks.win_best, streaks.loss_best) == (1, 1, 1)
     assert rows.pairs[("partner", 0, "all", ladder[2].id)] == (3, 2, 15)
+
+
+def test_rebuild_ladder_reports_and_fixes_them_beside_the_ladder(ladder):
+    """``manage.py rebuild_ladder`` checks the §12 figures after the ladder's (every season),
+    and ``--fix`` writes them back; ``--season`` checks that season's ladder figures only."""
+    from contextlib import suppress
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    amir, bita, *_ = ladder
+    kept = stored()
+    PairFigures.objects.filter(
+        player=amir, side=PairSide.OPPONENT, other=bita, season=0, mode="all"
+    ).update(won=0)
+    wrong = f"player {amir.id}, opponent {bita.id} (all time, all): matches, won, cups"
+
+    def run(*options: str) -> str:
+        out = StringIO()
+        with suppress(CommandError):  # a check that finds differences exits non-zero
+            call_command("rebuild_ladder", *options, stdout=out, stderr=StringIO())
+        return out.getvalue()
+
+    assert wrong not in run("--season", "1")
+    assert f"{wrong} stored (2, 0, 5), recomputed (2, 1, 5)" in run()
+    run("--fix")
+    assert stored() == kept
+    assert wrong not in run()
