@@ -55,7 +55,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,9 +245,10 @@ def pgbench(url: str, *options: str) -> str:
     return done.stdout + done.stderr
 
 
-def pgbench_tps(url: str) -> float:
-    """Transactions per second of pgbench's TPC-B-like run (without connection time)."""
-    output = pgbench(url, *PGBENCH_RUN)
+def pgbench_tps(url: str, run: Sequence[str] = PGBENCH_RUN) -> float:
+    """Transactions per second of pgbench's TPC-B-like run with options ``run`` (without
+    connection time)."""
+    output = pgbench(url, *run)
     found = re.search(r"^tps = ([0-9.]+)", output, re.MULTILINE)
     if found is None:
         raise BenchFailed(f"no tps in pgbench's output:\n{output}")

@@ -41,12 +41,10 @@ from __future__ import annotations
 import http.client
 import os
 import random
-import re
 import secrets
 import shutil
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -61,6 +59,8 @@ from bench.http_ladder import (
     BenchFailed,
     MatchPlan,
     free_port,
+    pgbench,
+    pgbench_tps,
     plan_matches,
     private_broker,
     service,
@@ -83,21 +83,6 @@ to report the rows they read (PostgreSQL reports an idle backend's counts within
 FINALIZE_TIMEOUT = 180
 ROUTES = "ranking.finalize_match=finalize"
 SETUPS = {"without the replica": False, "with the replica": True}
-
-
-def pgbench(url: str, *options: str) -> str:
-    done = subprocess.run(["pgbench", *options, url], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise BenchFailed(f"pgbench {' '.join(options)} failed:\n{done.stdout}{done.stderr}")
-    return done.stdout + done.stderr
-
-
-def pgbench_tps(url: str) -> float:
-    output = pgbench(url, *PGBENCH_RUN)
-    found = re.search(r"^tps = ([0-9.]+)", output, re.MULTILINE)
-    if found is None:
-        raise BenchFailed(f"no tps in pgbench's output:\n{output}")
-    return float(found.group(1))
 
 
 def base_env(cluster: PgCluster, broker_port: int) -> dict[str, str]:
@@ -294,7 +279,7 @@ def setup_run(
         time.sleep(STATS_SETTLE_SECONDS)  # the start's reads reported
         after = rows(cluster)
         for number in range(1, RUNS + 1):
-            tps = pgbench_tps(tpcb_url)  # another database: not in the rows counted
+            tps = pgbench_tps(tpcb_url, PGBENCH_RUN)  # another database: not in the rows counted
             before = after
             plans = plan_matches(rng, players, MATCHES)
             finalized, reads, p99 = mixed_load(ports, key, plans, players, number)

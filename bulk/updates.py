@@ -128,9 +128,9 @@ def insert_rows(
     columns = ", ".join(_quoted(column) for column, _ in fields)
     marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
     conflict = " ON CONFLICT DO NOTHING" if skip_existing else ""
-    if replacing is not None:
-        conflict = replacing.clause()
     table = _quoted(model._meta.db_table)
+    if replacing is not None:
+        conflict = replacing.clause(table)
     per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
     for start in range(0, len(rows), per_statement):
         batch = rows[start : start + per_statement]
@@ -156,16 +156,22 @@ AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")
 class Upsert:
     """The unique index an inserted row may meet (its ``key`` columns, and the ``where`` of a
     partial index, SQL over the model's columns) and the ``columns`` the existing row takes
-    from the inserted one."""
+    from the inserted one; with ``adding``, the inserted row's values are added to the
+    existing row's (a negative amount takes a row back down: a voided match)."""
 
     key: Sequence[str]
     columns: Sequence[str]
     where: str = ""
+    adding: bool = False
 
-    def clause(self) -> str:
+    def clause(self, table: str) -> str:
+        """The ``ON CONFLICT`` clause of an ``INSERT INTO table`` (``table`` quoted)."""
         target = ", ".join(_quoted(column) for column in self.key)
         where = f" WHERE {self.where}" if self.where else ""
-        sets = ", ".join(f"{_quoted(c)} = excluded.{_quoted(c)}" for c in self.columns)
+        sets = ", ".join(
+            f"{q} = {table}.{q} + excluded.{q}" if self.adding else f"{q} = excluded.{q}"
+            for q in map(_quoted, self.columns)
+        )
         return f" ON CONFLICT ({target}){where} DO UPDATE SET {sets}"
 
 
@@ -207,47 +213,3 @@ def update_values(
                 f'WHERE {table}.{columns_sql[0]} = v."v0"',
                 params,
             )
-
-
-def insert_or_add(
-    model: type[Model],
-    rows: Sequence[Mapping[str, Any]],
-    *,
-    unique: Sequence[str],
-    added: Sequence[str],
-) -> None:
-    """``INSERT`` ``rows`` of ``model`` (as :func:`insert_rows`), and where a row with the same
-    ``unique`` columns is there already, add the row's ``added`` columns to it instead
-    (``ON CONFLICT (unique) DO UPDATE SET column = column + EXCLUDED.column``; PostgreSQL and
-    SQLite alike). ``unique`` must be the columns of a unique constraint of the model. One
-    statement per :data:`INSERT_PARAMS` parameters, whatever the rows; a negative amount takes
-    a row back down (a voided match)."""
-    if not rows:
-        return
-    connection = connections[router.db_for_write(model)]
-    table = _quoted(model._meta.db_table)
-    fields = [
-        (str(field.column), field)
-        for field in model._meta.concrete_fields
-        if not (field.primary_key and field.get_internal_type() in AUTO_FIELDS)
-    ]
-    columns = ", ".join(_quoted(column) for column, _ in fields)
-    marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sets = ", ".join(
-        f"{_quoted(column)} = {table}.{_quoted(column)} + EXCLUDED.{_quoted(column)}"
-        for column in added
-    )
-    conflict = f" ON CONFLICT ({', '.join(_quoted(c) for c in unique)}) DO UPDATE SET {sets}"
-    per_statement = max(1, INSERT_PARAMS // len(fields))
-    for start in range(0, len(rows), per_statement):
-        batch = rows[start : start + per_statement]
-        params = [
-            field.get_db_prep_save(
-                row[column] if column in row else field.get_default(), connection
-            )
-            for row in batch
-            for column, field in fields
-        ]
-        values = ", ".join([marks] * len(batch))
-        with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {table} ({columns}) VALUES {values}{conflict}", params)

@@ -26,7 +26,6 @@ from bulk.updates import (
     added_by_key,
     at_least,
     by_key,
-    insert_or_add,
     insert_rows,
     update_rows,
     vendor_of,
@@ -172,9 +171,8 @@ def mode_stats_add(
         for variant in (ALL_SEASONS, season)
     ]
     rows.sort(key=lambda row: (row["player_id"], row["season"]))
-    insert_or_add(
-        ModeStats, rows, unique=("player_id", "season", "mode"), added=tuple(values[0][0])
-    )
+    adding = Upsert(("player_id", "season", "mode"), tuple(values[0][0]), adding=True)
+    insert_rows(ModeStats, rows, replacing=adding)
 
 
 def _added(values: Sequence[tuple[dict[str, int], Sequence[int]]]) -> dict[str, Expression]:
@@ -284,7 +282,8 @@ def pairs_follow(table: MatchTable) -> None:
                 )
     rows.sort(key=lambda row: tuple(row[name] for name in PAIR_UNIQUE))
     if table.sign > 0:
-        insert_or_add(PairFigures, rows, unique=PAIR_UNIQUE, added=("matches", "won", "cups"))
+        adding = Upsert(PAIR_UNIQUE, ("matches", "won", "cups"), adding=True)
+        insert_rows(PairFigures, rows, replacing=adding)
     else:
         _pairs_take_back(rows)
 
