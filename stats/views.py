@@ -2,6 +2,7 @@
 ``/players/{id}/partners/``, ``/opponents/``, ``/versus/{other}/``, each with ``?mode=`` and
 ``?season=N``; "Seasons": ``?season=N``)."""
 
+import re
 from collections.abc import Callable
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -11,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
+from domain.errors import RuleError
 from matches.kort.rules import SHUTOUT_OUTCOMES, STATS_SIDES, Mode
 from players.auth import IsPlayer
 from players.models import Player
@@ -65,8 +67,17 @@ best, and the streaks of §12."""
 MODES = [str(mode) for mode in Mode]
 
 
+class SeasonNumberField(serializers.IntegerField):
+    """A season's number as a query gives it: digits only (``1.0`` or ``+1`` is none)."""
+
+    def to_internal_value(self, data):
+        if not re.fullmatch(r"[0-9]+", str(data)):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class SeasonQuery(serializers.Serializer):
-    season = serializers.IntegerField(min_value=1, required=False)
+    season = SeasonNumberField(min_value=1, required=False)
     mode = serializers.ChoiceField(choices=MODES, required=False)
 
 
@@ -239,6 +250,8 @@ class VersusView(APIView):
     def get(self, request, player_id, other_id):
         player = get_object_or_404(Player, pk=player_id)
         other = get_object_or_404(Player, pk=other_id)
+        if other.pk == player.pk:
+            raise RuleError("other", "a player is neither their own partner nor opponent (§12)")
         mode, season = figures_query(request)
         versus = player_versus(player.pk, other.pk, mode=mode, season=season)
         return Response(

@@ -271,8 +271,9 @@ def _check_suit(contract: Contract, suit: object) -> None:
         return
     allowed = (*SUITS, ALL_TRUMPS) if contract is Contract.KAPO_FROM_HAND else SUITS
     if suit not in allowed:
+        given = "none" if suit is None else repr(suit)
         raise InvalidBeloteDealError(
-            "suit", f"suit must be one of {', '.join(allowed)} for {contract}; got {suit!r}"
+            "suit", f"suit must be one of {', '.join(allowed)} for {contract}; got {given}"
         )
 
 

@@ -52,9 +52,11 @@ def backwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("players", "0006_player_tokens"),
+        # Only the tables it tunes: the players' (players 0002) and the season statistics'
+        # (stats 0003), so the players' later migrations can be stepped back across it.
+        ("players", "0002_player_table_and_content_type"),
         ("ranking", "0008_ledger_constraints_and_season_ends"),
-        ("stats", "0004_season_one_stats"),
+        ("stats", "0003_seasonstats"),
     ]
 
     operations = [migrations.RunPython(forwards, backwards)]

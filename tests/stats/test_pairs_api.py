@@ -192,10 +192,13 @@ def test_bots_count_as_partners_and_have_no_figures_of_their_own(service, api, c
         ("partners", {"page_size": "0"}, "page_size"),
         ("stats", {"mode": ""}, "mode"),
         ("versus/{other}", {"mode": "ranked!"}, "mode"),
+        ("stats", {"season": "1.0"}, "season"),
+        ("partners", {"season": "+1"}, "season"),
+        ("versus/{me}", {}, "other"),
     ],
 )
 def test_bad_input_is_a_400_naming_the_field(api, cast, part, params, field):
-    path = f"{PLAYERS}{cast[0].id}/{part.format(other=cast[1].id)}/"
+    path = f"{PLAYERS}{cast[0].id}/{part.format(other=cast[1].id, me=cast[0].id)}/"
     response = api.get(path, params)
     assert response.status_code == 400
     assert field in response.data

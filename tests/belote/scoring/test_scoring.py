@@ -390,7 +390,7 @@ def test_whisting_pair_without_tricks_keeps_its_constructions():
             "must be between 0 and 1000; got 1010",
         ),
         ({"contract": "grand"}, "contract", "contract must be one of suit, all_trumps"),
-        ({"suit": None}, "suit", "suit must be one of S, H, D, C for suit; got None"),
+        ({"suit": None}, "suit", "suit must be one of S, H, D, C for suit; got none"),
         ({"suit": "AT"}, "suit", "must be one of S, H, D, C for suit"),
         (
             {"contract": Contract.KAPO, "suit": "AT", "whisting_took_tricks": False},
