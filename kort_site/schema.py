@@ -10,7 +10,8 @@ credentials it takes and the errors it can give, with their bodies.
   requests counted (everywhere but the operator's endpoints); 400 where a body or a query
   parameter is read, and on every ``POST`` (a malformed ``Idempotency-Key``); 403 where a
   credential of a kind is needed; 404 where the path names an object or the list has pages;
-  413 and 415 where a body is sent. A view adds the errors only it knows of (a 409, an
+  414 where a query is read (a request target over the length read); 413 and 415 where a
+  body is sent. A view adds the errors only it knows of (a 409, an
   ownership 403, a 400 of its own) as ``OpenApiResponse``\\s with a description, and gets the
   error body filled in here.
 """
@@ -54,6 +55,8 @@ ERROR_DESCRIPTIONS = {
     "404": "No such object, or no such page.",
     "409": "The first request with this `Idempotency-Key` is still being processed.",
     "413": "The body is over the size limit (KORT_MAX_BODY_BYTES, 1 MiB by default).",
+    "414": "The request target (path and query) is over the length the service reads "
+    "(`kort_site.middleware.MAX_TARGET_CHARS`).",
     "415": "The body is not JSON (`Content-Type: application/json`).",
     "422": "This `Idempotency-Key` was used with another request (method, path or body).",
     "429": "Over the request rate of this credential or address; `Retry-After` gives the "
@@ -132,6 +135,8 @@ class KortAutoSchema(AutoSchema):
         in_path = any(p["in"] == OpenApiParameter.PATH for p in parameters)
         if {"page", "cursor", "season"} & queried or in_path:
             codes.append("404")
+        if queried:
+            codes.append("414")
         if body:
             codes.append("413")
         if takes_body:

@@ -166,7 +166,7 @@ VersusSerializer = _serializer(
 
 
 class PairPageQuery(serializers.Serializer):
-    cursor = serializers.CharField(required=False)
+    cursor = serializers.CharField(required=False, allow_blank=True)  # blank: the first page
     page_size = serializers.IntegerField(min_value=1, required=False)
 
 
@@ -202,7 +202,7 @@ class PairTableView(APIView):
             self.side,
             mode=mode,
             season=season,
-            cursor=query.validated_data.get("cursor"),
+            cursor=query.validated_data.get("cursor") or None,
             size=size,
         )
         return Response(pair_page_answer(request, page))
