@@ -4,6 +4,7 @@ a live Bavan vote changing on the page as it is cast (KORT_RULES §4). No page b
 Content-Security-Policy: the browser's console holds no violation after any test."""
 
 import pytest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
@@ -60,7 +61,9 @@ def open_page(browser, live_server, path: str) -> None:
 
 
 def wait_for_text(browser, text: str, css: str = "main") -> None:
-    WebDriverWait(browser, WAIT_SECONDS).until(
+    # The element may belong to the page being left: read it again until the new one holds it.
+    stale = (NoSuchElementException, StaleElementReferenceException)
+    WebDriverWait(browser, WAIT_SECONDS, ignored_exceptions=stale).until(
         lambda driver: text in driver.find_element(By.CSS_SELECTOR, css).text
     )
 
