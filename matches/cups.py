@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 
 from django.core.exceptions import ImproperlyConfigured
 
+from matches.history import HistoryMatch
 from matches.models import Match
 
 MatchesCups = Callable[[Iterable[int]], dict[int, dict[int, int]]]
@@ -37,8 +38,8 @@ def matches_cups(match_ids: Iterable[int]) -> dict[int, dict[int, int]]:
     return _PROVIDED[0](match_ids)
 
 
-def cups_of(matches: Iterable[Match]) -> dict[int, dict[int, int]]:
-    """The cups of those of ``matches`` that gave some (``Match.gave_cups``), read together
+def cups_of(matches: Iterable[Match | HistoryMatch]) -> dict[int, dict[int, int]]:
+    """The cups of those of ``matches`` that gave some (their ``gave_cups``), read together
     (none read when none did): a page of matches as the API and the pages show it."""
-    gave = [match.pk for match in matches if match.gave_cups]
+    gave = [match.id for match in matches if match.gave_cups]
     return matches_cups(gave) if gave else {}

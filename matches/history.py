@@ -2,8 +2,9 @@
 pages": "My games"), newest first, read by keyset: each page starts where the last one ended
 in the order of ``matches.selectors.player_matches`` (``-history_at``, ``-id``, the order of
 the index ``seat_history_order``), with no count, so a page deep in a long history costs what
-the first one costs. The one place of the paging rules: the API's ``HistoryPagination`` and the
-players' page both read their pages here and turn the cursors into their own links.
+the first one costs. The one place of the paging rules and of the history's read: the API's
+``HistoryPagination`` and the players' page both read their pages here, as plain values
+(:class:`HistoryMatch`), and turn the cursors into their own links.
 
 A cursor is an opaque token naming the match a page starts after (or, for newer matches,
 before): :class:`Cursor` writes and reads it; a token that is none of its is a 404.
@@ -13,13 +14,15 @@ from __future__ import annotations
 
 import binascii
 from base64 import urlsafe_b64decode, urlsafe_b64encode
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
+from typing import Any
 
 from django.db.models import F, Q, QuerySet
 
 from domain.errors import NotFound
-from matches.models import Match
+from matches.kort.rules import RoundResult, Team
+from matches.models import Match, Round, Seat, gives_cups, stored_result
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
@@ -71,49 +74,160 @@ class Cursor:
 
 
 @dataclass(frozen=True)
+class HistoryRound:
+    """A round of a match of a history, as stored (``matches.models.Round``'s columns of the
+    same names): what the API's match shows of it."""
+
+    number: int
+    status: str
+    trump_seat: int
+    tricks_a: int
+    tricks_b: int
+    bavan: str | None
+    bavan_votes: list
+    outcome: str | None
+    winner: str | None
+    wins_awarded: int | None
+    shutout_team: str | None
+    play: dict | None
+
+    @property
+    def tricks(self) -> dict[Team, int]:
+        return {Team.A: self.tricks_a, Team.B: self.tricks_b}
+
+    @property
+    def result(self) -> RoundResult:
+        """The round as the rules module's value object (finished rounds only)."""
+        return stored_result(
+            self.trump_seat, self.outcome, self.winner, self.wins_awarded, self.shutout_team
+        )
+
+
+ROUND_COLUMNS = tuple(field.name for field in fields(HistoryRound))
+"""The columns of ``Round`` a history's rounds are read from."""
+
+
+@dataclass(frozen=True)
+class HistoryMatch:
+    """A match of a player's history, as stored (``matches.models.Match``'s columns of the same
+    names), with the players of its seats and, when read along, its rounds: what the API's
+    ``/players/{id}/matches/`` and the player's page show of it."""
+
+    id: int
+    mode: str
+    status: str
+    target_wins: int
+    wins_a: int
+    wins_b: int
+    winner: str | None
+    next_trump_seat: int
+    require_play: bool
+    season: int | None
+    void_reason: str
+    voided_at: datetime | None
+    external_id: str | None
+    client_version: str
+    created_at: datetime
+    completed_at: datetime | None
+    finalized_at: datetime | None
+    history_at: datetime
+    """The match's creation time as the player's seat holds it: the history's order."""
+    history_seat: int
+    """The player's seat (0..3)."""
+    seats: tuple[int, ...]
+    """The player ids of seats 0..3."""
+    rounds: tuple[HistoryRound, ...] | None
+    """The rounds by number; None when the page was read without them."""
+
+    @property
+    def wins(self) -> dict[Team, int]:
+        return {Team.A: self.wins_a, Team.B: self.wins_b}
+
+    @property
+    def gave_cups(self) -> bool:
+        """Whether the match gave cups (``matches.models.gives_cups``)."""
+        return gives_cups(self.mode, self.finalized_at)
+
+
+MATCH_COLUMNS = tuple(
+    field.name for field in fields(HistoryMatch) if field.name not in ("seats", "rounds")
+)
+"""The columns of ``matches.selectors.player_matches`` (the annotations with them) a history's
+matches are read from."""
+
+
+@dataclass(frozen=True)
 class HistoryPage:
     """A page of a history: its matches, newest first, and the cursors of the pages of newer
     and of older matches, None at either end."""
 
-    matches: list[Match]
+    matches: list[HistoryMatch]
     newer: str | None
     older: str | None
 
 
-def history_page(history: QuerySet[Match], token: str | None, size: int) -> HistoryPage:
+def history_page(
+    history: QuerySet[Match], token: str | None, size: int, *, rounds: bool = False
+) -> HistoryPage:
     """The page of ``history`` (``matches.selectors.player_matches``, maybe filtered) that the
-    cursor ``token`` points at, the newest ``size`` matches without one. One query: the page's
-    matches and one more, which tells whether there is a page beyond it in the direction it
-    was read; back the way it came there is a page whenever a cursor led to it.
+    cursor ``token`` points at, the newest ``size`` matches without one, with their seats and,
+    with ``rounds``, their rounds. Two queries (three with ``rounds``; one when the page is
+    empty): the page's matches and one more, which tells whether there is a page beyond it in
+    the direction it was read (back the way it came there is a page whenever a cursor led to
+    it); then the seats, and the rounds, of the page's matches.
 
     Raises:
         NotFound: ``token`` is no cursor (404 "Invalid cursor").
     """
     cursor = None if token is None else Cursor.of(token)
+    columns = history.values(*MATCH_COLUMNS)
     if cursor is None:
-        rows = list(history[: size + 1])
+        rows = list(columns[: size + 1])
     elif cursor.newer:  # read upwards from the cursor's match, through the same index
         tie = Q(history_at=cursor.at, id__lte=cursor.match_id)
-        later = history.filter(Q(history_at__gte=cursor.at)).exclude(tie)
+        later = columns.filter(Q(history_at__gte=cursor.at)).exclude(tie)
         rows = list(later.order_by(F("history_at").asc(), "id")[: size + 1])
     else:
         tie = Q(history_at=cursor.at, id__gte=cursor.match_id)
-        rows = list(history.filter(Q(history_at__lte=cursor.at)).exclude(tie)[: size + 1])
+        rows = list(columns.filter(Q(history_at__lte=cursor.at)).exclude(tie)[: size + 1])
     beyond = len(rows) > size
-    page = rows[:size]
     upwards = cursor is not None and cursor.newer
-    if upwards:
-        page.reverse()
+    page = _matches(rows[:size][::-1] if upwards else rows[:size], rounds=rounds)
     newer = _token(page[:1], cursor, newer=True) if (beyond if upwards else cursor) else None
     older = _token(page[-1:], cursor, newer=False) if (upwards or beyond) else None
     return HistoryPage(page, newer, older)
 
 
-def _token(end: list[Match], cursor: Cursor | None, *, newer: bool) -> str:
+def _matches(rows: list[dict[str, Any]], *, rounds: bool) -> list[HistoryMatch]:
+    """The matches of ``rows`` (:data:`MATCH_COLUMNS`), in their order, with their seats and,
+    with ``rounds``, their rounds: one query each (none for no rows)."""
+    if not rows:
+        return []
+    ids = [row["id"] for row in rows]
+    seats: dict[int, list[int]] = {match_id: [] for match_id in ids}
+    by_seat = Seat.objects.filter(match_id__in=ids).order_by("match_id", "seat")
+    for match_id, player_id in by_seat.values_list("match_id", "player_id"):
+        seats[match_id].append(player_id)
+    played: dict[int, list[HistoryRound]] = {match_id: [] for match_id in ids}
+    if rounds:
+        by_number = Round.objects.filter(match_id__in=ids).order_by("match_id", "number")
+        for match_id, *columns in by_number.values_list("match_id", *ROUND_COLUMNS):
+            played[match_id].append(HistoryRound(*columns))
+    return [
+        HistoryMatch(
+            **row,
+            seats=tuple(seats[row["id"]]),
+            rounds=tuple(played[row["id"]]) if rounds else None,
+        )
+        for row in rows
+    ]
+
+
+def _token(end: list[HistoryMatch], cursor: Cursor | None, *, newer: bool) -> str:
     """The cursor of the page beyond the match ``end`` (one or none) of a page; an empty page
     leads on from the place of its own ``cursor``."""
     if end:
         (match,) = end
-        return Cursor(match.history_at, match.pk, newer).token()  # type: ignore[attr-defined]
+        return Cursor(match.history_at, match.id, newer).token()
     assert cursor is not None  # only a cursor can lead past the end of a history
     return Cursor(cursor.at, cursor.match_id, newer).token()

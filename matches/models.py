@@ -4,6 +4,8 @@ models. Bazar Belote score sheets are the ``belote`` app's."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import models
 from django.db.models import Q
 
@@ -160,8 +162,14 @@ class Match(models.Model):
 
     @property
     def gave_cups(self) -> bool:
-        """Whether the match gave cups: a ranked match, once finalized (KORT_RULES §7)."""
-        return self.finalized_at is not None and self.is_ranked
+        """Whether the match gave cups (:func:`gives_cups`)."""
+        return gives_cups(self.mode, self.finalized_at)
+
+
+def gives_cups(mode: str, finalized_at: datetime | None) -> bool:
+    """Whether a match of ``mode``, finalized at ``finalized_at`` (None: not yet), gave cups: a
+    ranked match, once finalized (KORT_RULES §7)."""
+    return finalized_at is not None and mode == Mode.RANKED
 
 
 class Seat(models.Model):

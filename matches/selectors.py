@@ -1,10 +1,12 @@
 """Reads of matches (API.md "Matches" and the "My games" history), and the check of stored
 round records against their replay (KORT_RULES §1-§4)."""
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.db.models import F, Prefetch, Q, QuerySet
 
+from matches.history import HistoryMatch, HistoryRound
 from matches.kort.replay import InvalidRecordError, replay_record
 from matches.kort.rules import Team, TeamCups, cups_breakdown
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
@@ -18,12 +20,20 @@ ROUNDS_IN_ORDER = Prefetch(
 
 def match_cups_breakdown(match: Match) -> dict[Team, TeamCups] | None:
     """Each team's cups of a finalized ranked match, round by round and its bonuses (API.md
-    "Match cups explained"), from its rounds in order; None when it gave no cups (not
-    finalized, a room match). A void match still shows what it had given."""
+    "Match cups explained"), from its rounds in order (:func:`cups_explained`)."""
+    return cups_explained(match, match.rounds_in_order())
+
+
+def cups_explained(
+    match: Match | HistoryMatch, rounds: Iterable[Round | HistoryRound]
+) -> dict[Team, TeamCups] | None:
+    """Each team's cups of ``match``, round by round (its ``rounds`` in order) and its
+    bonuses (KORT_RULES §7); None when it gave no cups (not finalized, a room match). A void
+    match still shows what it had given."""
     if not match.gave_cups:
         return None
     assert match.winner is not None  # a finalized match has its winner
-    results = [round_.result for round_ in match.rounds_in_order()]
+    results = [round_.result for round_ in rounds]
     return cups_breakdown(results, Team(match.winner), match.wins)
 
 
@@ -36,7 +46,8 @@ def matches_with_details() -> QuerySet[Match]:
 
 
 def player_matches(player_id: int) -> QuerySet[Match]:
-    """A player's matches, finalized and live, newest first by creation time, then by id.
+    """A player's matches, finalized and live, newest first by creation time, then by id: what
+    ``matches.history.history_page`` reads its pages of, as plain values.
 
     Read through the player's seats: each match carries ``history_at`` (its creation time, as
     its seat of this player holds it) and ``history_seat`` (the seat), so the rows come in
@@ -44,8 +55,7 @@ def player_matches(player_id: int) -> QuerySet[Match]:
     costs what the first page costs. Order by ``-history_at``, ``-id``.
     """
     return (
-        matches_with_details()
-        .filter(seats__player_id=player_id)
+        Match.objects.filter(seats__player_id=player_id)
         .annotate(history_at=F("seats__match_created_at"), history_seat=F("seats__seat"))
         .order_by("-history_at", "-id")
     )

@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from domain.errors import NotFound as NoSuchObject
 from matches import selectors as match_selectors
 from matches.cups import cups_of
-from matches.history import history_page
+from matches.history import HistoryMatch, history_page
 from matches.kort.cards import SUIT_BY_LETTER
 from matches.kort.rules import Mode, Outcome, Team, Vote, shutout_team, team_of
 from matches.live_vote import selectors as vote_selectors
@@ -176,7 +176,7 @@ def leaderboard(request):
 class HistoryRow:
     """One match of a player's history, from the player's side."""
 
-    match: Match
+    match: HistoryMatch
     mode: StrPromise
     partner: Player
     opponents: list[Player]
@@ -189,10 +189,9 @@ class HistoryRow:
 
 
 def _history_row(
-    match: Match, player_id: int, players: dict[int, Player], cups: dict[int, int]
+    match: HistoryMatch, player_id: int, players: dict[int, Player], cups: dict[int, int]
 ) -> HistoryRow:
-    seats = {seat.seat: seat.player_id for seat in match.seats.all()}
-    own = next(seat for seat, pid in seats.items() if pid == player_id)
+    seats, own = match.seats, match.history_seat
     team = team_of(own)
     partner = next(seat for seat in team.seats if seat != own)
     if match.status == MatchStatus.IN_PROGRESS:
@@ -224,12 +223,15 @@ def _with_cursor(request: HttpRequest, cursor: str | None) -> str | None:
     return query.urlencode()
 
 
-def _history_page(request: HttpRequest, history: QuerySet[Match]) -> tuple[list[Match], dict]:
+def _history_page(
+    request: HttpRequest, history: QuerySet[Match]
+) -> tuple[list[HistoryMatch], dict]:
     """The matches of the page of ``history`` that the request's ``cursor`` points at (the
     newest without one), ``HISTORY_PAGE_SIZE`` long, and the page's context ``newer`` /
     ``older``: the query strings of the pages of newer and of older matches, None at either
-    end. Read as the API's ``/players/{id}/matches/`` reads it (``matches.history``), so a page
-    deep in a long history costs what the first one costs. A cursor that is none is a 404."""
+    end. Read as the API's ``/players/{id}/matches/`` reads it (``matches.history``: plain values,
+    here without the rounds the page does not show), so a page deep in a long history costs
+    what the first one costs. A cursor that is none is a 404."""
     try:
         page = history_page(history, request.GET.get("cursor"), HISTORY_PAGE_SIZE)
     except NoSuchObject:
@@ -351,7 +353,7 @@ def player(request, player_id: int):
     if "result" in filters:
         history = history.filter(match_selectors.player_result_q(filters["result"]))
     matches, links = _history_page(request, history)
-    players = _players_by_id(seat.player_id for m in matches for seat in m.seats.all())
+    players = _players_by_id(player_id for m in matches for player_id in m.seats)
     cups = cups_of(matches)
     rank = ranking_selectors.player_rank(shown)
     seasons = list(seasons_newest_first())  # the seasons' names, for the chart and the history
@@ -371,7 +373,7 @@ def player(request, player_id: int):
         "seasons": _season_history(shown, seasons),
         "form": form,
         "history": [
-            _history_row(match, shown.pk, players, cups.get(match.pk, {})) for match in matches
+            _history_row(match, shown.pk, players, cups.get(match.id, {})) for match in matches
         ],
         "history_page_title": "cursor" in request.GET,
         **links,

@@ -9,11 +9,11 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 from matches.cups import matches_cups
-from matches.kort.rules import BavanDecision, Mode, Vote
+from matches.kort.rules import BavanDecision, Mode, Team, TeamCups, Vote
 from matches.live_vote.serializers import BavanVoteSerializer, PlayRecordField, TricksSerializer
 from matches.models import Match, Round
 from matches.reports import LIVE_VOTE, TRICKS_REQUIRED, RoundReport
-from matches.selectors import match_cups_breakdown
+from matches.selectors import cups_explained, match_cups_breakdown
 
 
 class CastVoteSerializer(serializers.Serializer):
@@ -186,23 +186,44 @@ class MatchSerializer(serializers.ModelSerializer):
         # The match's own rows of the ladder's ledger (a void adds reversing rows beside them):
         # those of the page's matches, read together by the view (``cups_of``), or this one's.
         listed = self.context.get("cups")
-        given = listed if listed is not None else matches_cups([match.pk])
-        return {str(player_id): delta for player_id, delta in given.get(match.pk, {}).items()}
+        given = listed if listed is not None else matches_cups([match.id])
+        return {str(player_id): delta for player_id, delta in given.get(match.id, {}).items()}
 
     @extend_schema_field(CupsBreakdownSerializer(allow_null=True))
     def get_cups_breakdown(self, match) -> dict | None:
-        breakdown = match_cups_breakdown(match)
-        if breakdown is None:
-            return None
-        return {
-            team.value: {
-                "rounds": list(cups.rounds),
-                "match_bonus": cups.match_bonus,
-                "sweep_bonus": cups.sweep_bonus,
-                "total": cups.total,
-            }
-            for team, cups in breakdown.items()
+        return breakdown_shown(match_cups_breakdown(match))
+
+
+def breakdown_shown(breakdown: dict[Team, TeamCups] | None) -> dict | None:
+    """A match's cups breakdown as the API's ``cups_breakdown`` shows it
+    (:class:`CupsBreakdownSerializer`), or None."""
+    if breakdown is None:
+        return None
+    return {
+        team.value: {
+            "rounds": list(cups.rounds),
+            "match_bonus": cups.match_bonus,
+            "sweep_bonus": cups.sweep_bonus,
+            "total": cups.total,
         }
+        for team, cups in breakdown.items()
+    }
+
+
+class HistoryMatchSerializer(MatchSerializer):
+    """A match of a player's history, as ``/matches/{id}/`` shows it. Its own name in the
+    schema, since the history's pages are cursor pages (no ``count``), unlike ``/matches/``."""
+
+    # MatchSerializer's fields, and so its schema, read from a ``matches.history.HistoryMatch``
+    # with its rounds (plain values) instead of a model instance. The docstring is the schema's.
+    rounds = RoundSerializer(many=True, read_only=True)
+
+    def get_seats(self, match) -> list[int]:
+        return list(match.seats)
+
+    @extend_schema_field(CupsBreakdownSerializer(allow_null=True))
+    def get_cups_breakdown(self, match) -> dict | None:
+        return breakdown_shown(cups_explained(match, match.rounds))
 
 
 def match_answer(match: Match) -> dict:

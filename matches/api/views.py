@@ -14,6 +14,7 @@ from rest_framework.utils.urls import replace_query_param
 from domain.ids import ID_PATTERN
 from matches import history, selectors, services
 from matches.api.serializers import (
+    HistoryMatchSerializer,
     MatchCreateSerializer,
     MatchSerializer,
     RoundReportedSerializer,
@@ -65,8 +66,8 @@ class HistoryPagination(CursorPagination):
     """Pages of a player's history through cursors (``next`` / ``previous``), newest first:
     each page is read from where the last one ended, so page 2,000 costs what page 1 costs.
     ``page_size`` picks the number of matches per page (default 50, at most 100). The pages
-    and their cursors are ``matches.history``'s, which the players' pages read too; this class
-    gives them the API's links and schema."""
+    (plain values, each match with its rounds) and their cursors are ``matches.history``'s,
+    which the players' pages read too; this class gives them the API's links and schema."""
 
     page_size = history.DEFAULT_PAGE_SIZE
     page_size_query_param = "page_size"
@@ -78,6 +79,7 @@ class HistoryPagination(CursorPagination):
             queryset,
             request.query_params.get(self.cursor_query_param),
             history.page_size(request.query_params.get(self.page_size_query_param)),
+            rounds=True,
         )
         return self.read.matches
 
@@ -91,11 +93,6 @@ class HistoryPagination(CursorPagination):
         if cursor is None:
             return None
         return replace_query_param(self.page_url, self.cursor_query_param, cursor)
-
-
-class HistoryMatchSerializer(MatchSerializer):
-    """A match of a player's history, as ``/matches/{id}/`` shows it. Its own name in the
-    schema, since the history's pages are cursor pages (no ``count``), unlike ``/matches/``."""
 
 
 class PlayerMatchesView(generics.ListAPIView):

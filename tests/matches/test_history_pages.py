@@ -2,16 +2,18 @@
 and the player's page share (API.md "Players", "Players' pages"): the page size asked for,
 cursors, and matches created at the same moment split across pages."""
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 from django.utils import timezone
 
 from domain.errors import NotFound
-from matches.history import Cursor, history_page, page_size
+from matches.history import Cursor, HistoryMatch, HistoryRound, history_page, page_size
+from matches.kort.rules import Team
 from matches.models import Match, Seat
 from matches.selectors import player_matches
-from tests.api_steps import PLAYERS, ids_of, match_start
+from tests.api_steps import PLAYERS, ids_of, match_play, match_start, round_body
 
 
 @pytest.mark.parametrize(
@@ -69,12 +71,32 @@ def test_matches_of_one_moment_split_across_pages_are_each_shown_once(service, c
         back.append(history_page(history, back[-1].newer, 2))
 
     newest_first = sorted(created, reverse=True)
-    assert [[m.pk for m in page.matches] for page in pages] == [
+    assert [[m.id for m in page.matches] for page in pages] == [
         newest_first[:2],
         newest_first[2:4],
         newest_first[4:],
     ]
-    assert [[m.pk for m in page.matches] for page in back] == [
-        [m.pk for m in page.matches] for page in pages[::-1]
+    assert [[m.id for m in page.matches] for page in back] == [
+        [m.id for m in page.matches] for page in pages[::-1]
     ]
     assert (pages[0].newer, back[-1].newer) == (None, None)
+
+
+def test_a_page_holds_plain_values_and_the_rounds_only_when_asked(service, cast):
+    """The API and the player's page render the same values, never the ORM's models."""
+    match_id = match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")])
+    history = player_matches(cast[1].id)
+
+    (match,) = history_page(history, None, 50).matches
+    (read,) = history_page(history, None, 50, rounds=True).matches
+
+    assert type(match) is HistoryMatch
+    assert (match.id, match.seats, match.history_seat, match.rounds) == (
+        match_id,
+        tuple(ids_of(cast)),
+        1,
+        None,
+    )
+    assert [type(round_) for round_ in read.rounds or ()] == [HistoryRound]
+    assert read.rounds is not None and read.rounds[0].tricks == {Team.A: 7, Team.B: 0}
+    assert replace(read, rounds=None) == match

@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from matches.models import Match, Seat
+from ranking.services import match_void
 from tests.api_steps import (
     MATCHES,
     PLAYERS,
@@ -15,7 +16,9 @@ from tests.api_steps import (
     match_start,
     player_read,
     round_body,
+    rounds_report,
 )
+from tests.matches.kort import golden_rounds as golden
 
 
 @pytest.fixture
@@ -112,3 +115,32 @@ def test_history_shows_the_matches_in_full(service, api, cast):
 
     (shown,) = player_read(api, seats[0], "matches/")["results"]
     assert shown == api.get(f"{MATCHES}{match_id}/").data
+
+
+def test_history_shows_each_kind_of_match_as_its_own_answer_does(service, api, cast):
+    """The history reads its matches as plain values, not as the match API's models: each row
+    is still the match's ``/matches/{id}/``, whatever the match (finalized with its cups and
+    their breakdown, void, a room match, a round with its full record, a live vote open)."""
+    seats = ids_of(cast)
+    voided = match_play(service, seats, [round_body(0, 7, 0, "stop")])
+    match_void(voided, "a cheater at the table")
+    match_play(service, seats, [round_body(0, 0, 7, "stop")], mode="room")
+    recorded = match_start(service, seats)
+    rounds_report(service, recorded, [{**round_body(0, 7, 3), "play": golden.WIN}])
+    voting = match_start(service, seats)
+    rounds_report(service, voting, [round_body(0, 7, 0, "vote")])
+    match_play(service, seats, [round_body(1, 0, 7, "stop")], first_trump_seat=1)
+
+    shown = player_read(api, seats[0], "matches/")["results"]
+
+    assert [(m["mode"], m["status"]) for m in shown] == [
+        ("ranked", "finalized"),
+        ("ranked", "in_progress"),
+        ("ranked", "in_progress"),
+        ("room", "finalized"),
+        ("ranked", "void"),
+    ]
+    assert shown[1]["rounds"][0]["status"] == "voting"
+    assert shown[2]["rounds"][0]["play"] is not None
+    assert shown[0]["cups_breakdown"] is not None and shown[-1]["cups"] is not None
+    assert shown == [api.get(f"{MATCHES}{match['id']}/").data for match in shown]

@@ -229,14 +229,15 @@ def test_the_page_costs_the_same_queries_however_many_matches(
         match_play(service, ids_of(cast), KORT)
     path = f"/en/players/{cast[0].id}/"
     oldest = history_walk(client, path, "", "next")[-1].query
-    # player, stats and streaks, the page (no count of the history), its seats, rounds and cup
-    # changes, the names of the players shown, the rank (the current season, the board's counts
-    # and the ties ahead), the seasons' names, the figures of each mode (stats.selectors
-    # .player_stats: 3 each), the partners and the opponents (one each), the ledger, and the
-    # season history (ranking.selectors.player_seasons: the standings, the season statistics,
-    # the current season and the rank in it again)
+    # player, stats and streaks, the page (no count of the history), its seats and cup changes
+    # (not its rounds, which the page does not show), the names of the players shown, the rank
+    # (the current season, the board's counts and the ties ahead), the seasons' names, the
+    # figures of each mode (stats.selectors.player_stats: 3 each), the partners and the
+    # opponents (one each), the ledger, and the season history (ranking.selectors
+    # .player_seasons: the standings, the season statistics, the current season and the rank
+    # in it again)
     for query in ("", oldest):  # the newest page and the oldest one
-        with django_assert_num_queries(27):
+        with django_assert_num_queries(26):
             client.get(f"{path}{query}")
 
 
