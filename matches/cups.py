@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 
 from django.core.exceptions import ImproperlyConfigured
 
-from matches.history import HistoryMatch
+from matches.history import MatchValue
 from matches.models import Match
 
 MatchesCups = Callable[[Iterable[int]], dict[int, dict[int, int]]]
@@ -38,7 +38,7 @@ def matches_cups(match_ids: Iterable[int]) -> dict[int, dict[int, int]]:
     return _PROVIDED[0](match_ids)
 
 
-def cups_of(matches: Iterable[Match | HistoryMatch]) -> dict[int, dict[int, int]]:
+def cups_of(matches: Iterable[Match | MatchValue]) -> dict[int, dict[int, int]]:
     """The cups of those of ``matches`` that gave some (their ``gave_cups``), read together
     (none read when none did): a page of matches as the API and the pages show it."""
     gave = [match.id for match in matches if match.gave_cups]

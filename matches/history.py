@@ -21,7 +21,7 @@ from typing import Any
 from django.db.models import F, Q, QuerySet
 
 from domain.errors import NotFound
-from matches.kort.rules import RoundResult, Team
+from matches.kort.rules import Mode, RoundResult, Team
 from matches.models import Match, Round, Seat, gives_cups, stored_result
 
 DEFAULT_PAGE_SIZE = 50
@@ -108,10 +108,11 @@ ROUND_COLUMNS = tuple(field.name for field in fields(HistoryRound))
 
 
 @dataclass(frozen=True)
-class HistoryMatch:
-    """A match of a player's history, as stored (``matches.models.Match``'s columns of the same
-    names), with the players of its seats and, when read along, its rounds: what the API's
-    ``/players/{id}/matches/`` and the player's page show of it."""
+class MatchValue:
+    """A match as stored (``matches.models.Match``'s columns of the same names), with the
+    players of its seats and, when read along, its rounds: what the API's match shows of it,
+    in a player's history (:class:`HistoryMatch`) and read alone
+    (``matches.details.MatchDetail``)."""
 
     id: int
     mode: str
@@ -130,18 +131,18 @@ class HistoryMatch:
     created_at: datetime
     completed_at: datetime | None
     finalized_at: datetime | None
-    history_at: datetime
-    """The match's creation time as the player's seat holds it: the history's order."""
-    history_seat: int
-    """The player's seat (0..3)."""
     seats: tuple[int, ...]
     """The player ids of seats 0..3."""
     rounds: tuple[HistoryRound, ...] | None
-    """The rounds by number; None when the page was read without them."""
+    """The rounds by number; None when the match was read without them."""
 
     @property
     def wins(self) -> dict[Team, int]:
         return {Team.A: self.wins_a, Team.B: self.wins_b}
+
+    @property
+    def is_ranked(self) -> bool:
+        return self.mode == Mode.RANKED
 
     @property
     def gave_cups(self) -> bool:
@@ -149,9 +150,24 @@ class HistoryMatch:
         return gives_cups(self.mode, self.finalized_at)
 
 
-MATCH_COLUMNS = tuple(
-    field.name for field in fields(HistoryMatch) if field.name not in ("seats", "rounds")
+STORED_COLUMNS = tuple(
+    field.name for field in fields(MatchValue) if field.name not in ("seats", "rounds")
 )
+"""The columns of ``Match`` a match's value is read from."""
+
+
+@dataclass(frozen=True)
+class HistoryMatch(MatchValue):
+    """A match of a player's history: the match's value and the player's seat in it, what the
+    API's ``/players/{id}/matches/`` and the player's page show of it."""
+
+    history_at: datetime
+    """The match's creation time as the player's seat holds it: the history's order."""
+    history_seat: int
+    """The player's seat (0..3)."""
+
+
+MATCH_COLUMNS = (*STORED_COLUMNS, "history_at", "history_seat")
 """The columns of ``matches.selectors.player_matches`` (the annotations with them) a history's
 matches are read from."""
 

@@ -208,9 +208,13 @@ class Seat(models.Model):
         return team_of(self.seat)
 
     @property
+    def player_is_bot(self) -> bool:
+        return self.player.is_bot
+
+    @property
     def counts_as_bot(self) -> bool:
         """Whether a bot plays and votes for this seat (KORT_RULES §4, §9)."""
-        return counts_as_bot(self.player.is_bot, self.left_at is not None)
+        return counts_as_bot(self.player_is_bot, self.left_at is not None)
 
 
 class RoundStatus(models.TextChoices):

@@ -7,6 +7,8 @@ for a whole match).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from bulk.updates import field_value, update_rows
 from delivery.queue import queue_on_commit
@@ -53,42 +55,84 @@ def round_settle(match: Match, round_: Round, decision: BavanDecision | None) ->
     Raises:
         InvalidRoundError: tricks and decision form no outcome of §2 (nothing is changed).
     """
-    result = round_shown_finished(match, round_, decision)
+    finish = round_finished(match, round_, decision)
+    for name, value in finish.round_columns.items():
+        setattr(round_, name, value)
+    for name, value in finish.match_columns.items():
+        setattr(match, name, value)
     if match.status == MatchStatus.COMPLETED:
         match.season, match.completed_at = season_of_completion()
         queue_on_commit(FINALIZE_TASK, match.pk)
-    return result
+    return finish.result
 
 
-def round_shown_finished(
-    match: Match, round_: Round, decision: BavanDecision | None
-) -> RoundResult:
-    """Give ``round_`` its outcome as finished and add its wins and next trump caller (§5) to
-    ``match``, in memory and nothing else: when a team reaches the target the match shows its
-    winner and is completed, but gets no season and queues no finalization
-    (:func:`round_settle` does both). A read shows a round whose finish is due and not written
-    yet this way (``matches.live_vote.selectors.match_seen``).
+class FinishingMatch(Protocol):
+    """What finishing a round reads of its match, a model instance or a plain value
+    (``matches.history.MatchValue``)."""
+
+    @property
+    def wins(self) -> dict[Team, int]: ...
+
+    @property
+    def target_wins(self) -> int: ...
+
+
+class FinishingRound(Protocol):
+    """What finishing a round reads of it, a model instance or a plain value
+    (``matches.history.HistoryRound``)."""
+
+    @property
+    def trump_seat(self) -> int: ...
+
+    @property
+    def tricks(self) -> dict[Team, int]: ...
+
+
+@dataclass(frozen=True)
+class RoundFinish:
+    """What finishing a round makes of it and of its match (KORT_RULES §2, §5): the round's
+    ``result``, and the new values of the round's and the match's columns of those names
+    (``round_columns``: status, bavan, outcome, winner, wins_awarded, shutout_team;
+    ``match_columns``: wins_a, wins_b, next_trump_seat and, when a team reaches the target,
+    winner and status ``completed``)."""
+
+    result: RoundResult
+    round_columns: dict[str, Any]
+    match_columns: dict[str, Any]
+
+
+def round_finished(
+    match: FinishingMatch, round_: FinishingRound, decision: BavanDecision | None
+) -> RoundFinish:
+    """What finishing ``round_`` (trump seat and final tricks set) with the Bavan
+    ``decision`` (None for a plain win) makes of it and of ``match``; pure: nothing is
+    changed. The one statement of a round's finish: the write path applies it to the models
+    (:func:`round_settle`), a read shows a finish due and not written yet with it
+    (``matches.details.match_seen``).
 
     Raises:
-        InvalidRoundError: tricks and decision form no outcome of §2 (nothing is changed).
+        InvalidRoundError: tricks and decision form no outcome of §2.
     """
     result = round_outcome(round_.trump_seat, round_.tricks, decision)
-    round_.status = RoundStatus.FINISHED
-    round_.bavan = decision
-    round_.outcome = result.outcome
-    round_.winner = result.winner
-    round_.wins_awarded = result.wins_awarded
-    round_.shutout_team = result.shutout_team
-    if result.winner is Team.A:
-        match.wins_a += result.wins_awarded
-    else:
-        match.wins_b += result.wins_awarded
-    match.next_trump_seat = next_trump_seat(round_.trump_seat, result)
-    winner = match_winner(match.wins, match.target_wins)
+    wins = dict(match.wins)
+    wins[result.winner] += result.wins_awarded
+    match_columns: dict[str, Any] = {
+        "wins_a": wins[Team.A],
+        "wins_b": wins[Team.B],
+        "next_trump_seat": next_trump_seat(round_.trump_seat, result),
+    }
+    winner = match_winner(wins, match.target_wins)
     if winner is not None:
-        match.winner = winner
-        match.status = MatchStatus.COMPLETED
-    return result
+        match_columns.update(winner=winner, status=MatchStatus.COMPLETED)
+    round_columns = {
+        "status": RoundStatus.FINISHED,
+        "bavan": decision,
+        "outcome": result.outcome,
+        "winner": result.winner,
+        "wins_awarded": result.wins_awarded,
+        "shutout_team": result.shutout_team,
+    }
+    return RoundFinish(result, round_columns, match_columns)
 
 
 def rounds_save(match: Match, rounds: Sequence[Round]) -> None:

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from django.db.models import F, Prefetch, Q, QuerySet
 
-from matches.history import HistoryMatch, HistoryRound
+from matches.history import HistoryRound, MatchValue
 from matches.kort.replay import InvalidRecordError, replay_record
 from matches.kort.rules import Team, TeamCups, cups_breakdown
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
@@ -25,7 +25,7 @@ def match_cups_breakdown(match: Match) -> dict[Team, TeamCups] | None:
 
 
 def cups_explained(
-    match: Match | HistoryMatch, rounds: Iterable[Round | HistoryRound]
+    match: Match | MatchValue, rounds: Iterable[Round | HistoryRound]
 ) -> dict[Team, TeamCups] | None:
     """Each team's cups of ``match``, round by round (its ``rounds`` in order) and its
     bonuses (KORT_RULES §7); None when it gave no cups (not finalized, a room match). A void

@@ -21,13 +21,13 @@ from django.utils.safestring import SafeString, mark_safe
 from domain.errors import NotFound as NoSuchObject
 from matches import selectors as match_selectors
 from matches.cups import cups_of
-from matches.history import HistoryMatch, history_page
+from matches.details import MatchDetail, match_detail
+from matches.history import HistoryMatch, HistoryRound, history_page
 from matches.kort.cards import SUIT_BY_LETTER
 from matches.kort.rules import Mode, Outcome, Team, Vote, shutout_team, team_of
-from matches.live_vote import selectors as vote_selectors
-from matches.live_vote.models import BavanVote, VoteStatus
+from matches.live_vote.models import VoteStatus
 from matches.live_vote.selectors import VoteSeen
-from matches.models import Match, MatchStatus, Round, RoundStatus
+from matches.models import Match, MatchStatus, RoundStatus
 from pages import labels
 from pages.forms import HistoryFilterForm, SearchForm
 from pages.templatetags.pages import grouped, url_of
@@ -446,7 +446,7 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class RoundRow:
-    round: Round
+    round: HistoryRound
     caller: Player
     state: StrPromise
     winner: StrPromise | None
@@ -490,14 +490,8 @@ class VoteView:
     voters: list[VoterRow]
 
 
-def _last_round_vote(match: Match) -> BavanVote | None:
-    """The live vote of the match's last round, if it had one."""
-    rounds = list(match.rounds.all())
-    return vote_selectors.bavan_vote(round=rounds[-1]) if rounds else None
-
-
 def _vote_view(
-    vote: VoteSeen, last: Round, players: dict[int, int], names: dict[int, Player]
+    vote: VoteSeen, last: HistoryRound, players: dict[int, int], names: dict[int, Player]
 ) -> VoteView:
     team = Team(vote.team)
     if vote.status == VoteStatus.REFUSED:
@@ -539,7 +533,7 @@ def _silent(vote: VoteSeen) -> StrPromise | None:
     return labels.NOT_NEEDED
 
 
-def _round_row(round_: Round, players: dict[int, int], names: dict[int, Player]) -> RoundRow:
+def _round_row(round_: HistoryRound, players: dict[int, int], names: dict[int, Player]) -> RoundRow:
     state: StrPromise
     winner: StrPromise | None
     if round_.status == RoundStatus.FINISHED:
@@ -557,9 +551,9 @@ def team_names(seats: dict[int, int], names: dict[int, Player], team: Team) -> s
     return " & ".join(names[seats[seat]].display_name for seat in team.seats)
 
 
-def _cups_rows(match: Match, seats: dict[int, int], names: dict[int, Player]) -> list:
+def _cups_rows(match: MatchDetail, seats: dict[int, int], names: dict[int, Player]) -> list:
     """The match's cups breakdown per team, as the API's ``cups_breakdown``."""
-    breakdown = match_selectors.match_cups_breakdown(match)
+    breakdown = match_selectors.cups_explained(match, match.rounds)
     if breakdown is None:
         return []
     return [
@@ -579,15 +573,14 @@ def match(request, match_id: int):
     """``/{lang}/matches/{id}/``: the match of the API's ``/matches/{id}/`` (seats, rounds,
     cups) and the live vote of its last round (``/matches/{id}/rounds/{n}/vote/``); while the
     vote is open the page reloads its live parts every 2 s."""
-    details = match_selectors.matches_with_details()
-    shown = get_object_or_404(details, pk=match_id)
-    # As the API's vote read: the vote, its round and the match with what is due by now.
-    vote = vote_selectors.match_seen(shown, _last_round_vote(shown), timezone.now())
-    seats = list(shown.seats.all())
-    players = {seat.seat: seat.player_id for seat in seats}
+    try:  # as the API's match read: the match and its last round's vote, with what is due
+        shown = match_detail(match_id, timezone.now(), any_vote=True)
+    except NoSuchObject:
+        raise Http404("no such match") from None
+    players = {seat.seat: seat.player_id for seat in shown.seated}
     names = _players_by_id(players.values())
-    cups = cups_of([shown]).get(shown.pk, {})  # the match's own cups, not a void's
-    rounds = list(shown.rounds.all())
+    cups = cups_of([shown]).get(shown.id, {})  # the match's own cups, not a void's
+    rounds = shown.rounds
     season = seasons_newest_first().filter(number=shown.season).first() if shown.season else None
     context = {
         "match": shown,
@@ -606,10 +599,10 @@ def match(request, match_id: int):
                 left=seat.left_at is not None,
                 cups=cups.get(seat.player_id),
             )
-            for seat in seats
+            for seat in shown.seated
         ],
         "rounds": [_round_row(round_, players, names) for round_ in rounds],
-        "vote": vote and _vote_view(vote, rounds[-1], players, names),
+        "vote": shown.vote and _vote_view(shown.vote, rounds[-1], players, names),
         "refresh_seconds": VOTE_REFRESH_SECONDS,
     }
     return render(request, "pages/match.html", context)

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 from matches.cups import matches_cups
+from matches.details import MatchDetail
 from matches.kort.rules import BavanDecision, Mode, Team, TeamCups, Vote
 from matches.live_vote.serializers import BavanVoteSerializer, PlayRecordField, TricksSerializer
 from matches.models import Match, Round
@@ -210,12 +211,10 @@ def breakdown_shown(breakdown: dict[Team, TeamCups] | None) -> dict | None:
     }
 
 
-class HistoryMatchSerializer(MatchSerializer):
-    """A match of a player's history, as ``/matches/{id}/`` shows it. Its own name in the
-    schema, since the history's pages are cursor pages (no ``count``), unlike ``/matches/``."""
+class MatchValueSerializer(MatchSerializer):
+    """A match as :class:`MatchSerializer` shows it, read from a plain value
+    (``matches.history.MatchValue`` with its rounds) instead of a model instance."""
 
-    # MatchSerializer's fields, and so its schema, read from a ``matches.history.HistoryMatch``
-    # with its rounds (plain values) instead of a model instance. The docstring is the schema's.
     rounds = RoundSerializer(many=True, read_only=True)
 
     def get_seats(self, match) -> list[int]:
@@ -224,6 +223,22 @@ class HistoryMatchSerializer(MatchSerializer):
     @extend_schema_field(CupsBreakdownSerializer(allow_null=True))
     def get_cups_breakdown(self, match) -> dict | None:
         return breakdown_shown(cups_explained(match, match.rounds))
+
+
+class HistoryMatchSerializer(MatchValueSerializer):
+    """A match of a player's history, as ``/matches/{id}/`` shows it. Its own name in the
+    schema, since the history's pages are cursor pages (no ``count``), unlike ``/matches/``."""
+
+    # Read from a ``matches.history.HistoryMatch``. The docstring is the schema's.
+
+
+def match_shown(match: MatchDetail) -> dict:
+    """``match`` (``matches.details.match_detail``) as :class:`MatchSerializer` shows it: the
+    API's ``GET /matches/{id}/``."""
+    return _MATCH_SHOWN.to_representation(match)
+
+
+_MATCH_SHOWN = MatchValueSerializer()
 
 
 def match_answer(match: Match) -> dict:

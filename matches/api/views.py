@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from domain.ids import ID_PATTERN
-from matches import history, selectors, services
+from matches import details, history, selectors, services
 from matches.api.serializers import (
     HistoryMatchSerializer,
     MatchCreateSerializer,
@@ -20,6 +20,7 @@ from matches.api.serializers import (
     RoundReportedSerializer,
     RoundReportSerializer,
     match_answer,
+    match_shown,
 )
 from matches.cups import cups_of
 from matches.kort.rules import next_trump_seat
@@ -129,15 +130,11 @@ class MatchViewSet(
     def get_queryset(self):
         return selectors.matches_with_details()
 
-    def get_object(self):
-        """The match read, with what is due in the live vote of its last round shown in memory
-        (``vote_selectors.match_seen``: a refusal due shows its round finished); nothing is
-        written."""
-        match = super().get_object()
-        rounds = match.rounds_in_order()
-        if rounds and rounds[-1].status == RoundStatus.VOTING:
-            vote_selectors.match_seen(match, rounds[-1].bavan_vote, timezone.now())
-        return match
+    def retrieve(self, request, pk=None):
+        # A match as everyone sees it now (``matches.details.match_detail``), with what is due
+        # in the live vote of its last round shown (a refusal due shows its round finished);
+        # nothing is written. No docstring: the schema describes the read by the class's.
+        return Response(match_shown(details.match_detail(int(pk), timezone.now())))
 
     def list(self, request, *args, **kwargs):
         return matches_listed(self)

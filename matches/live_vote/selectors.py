@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -21,13 +22,13 @@ from matches.kort.rules import (
     CastVote,
     Team,
     Vote,
+    counts_as_bot,
     hands_shown,
 )
 from matches.kort.vote_due import NOTHING_DUE, DueEvents, Voter, VoteState, due_events
 from matches.live_vote.models import BavanVote, SeatVote, VoteStatus
-from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
+from matches.models import Round, Seat
 from matches.records import hands_at_vote
-from matches.rounds import round_shown_finished
 
 
 def bavan_vote(**lookup) -> BavanVote | None:
@@ -57,9 +58,23 @@ def bavan_guaranteed_for(round_: Round) -> bool:
     return bavan_guaranteed(**position_at_vote(round_.play, round_.trump_seat)).guaranteed
 
 
+class VoterSeat(Protocol):
+    """A voter seat as :func:`vote_state` reads it: a ``Seat`` or a plain value
+    (``matches.details.SeatValue``)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def player_is_bot(self) -> bool: ...
+
+    @property
+    def left_at(self) -> datetime | None: ...
+
+
 def vote_state(
     vote: BavanVote,
-    seats: Sequence[Seat],
+    seats: Sequence[VoterSeat],
     votes: Sequence[SeatVote],
     guaranteed_for: Callable[[Round], bool] = bavan_guaranteed_for,
 ) -> VoteState:
@@ -68,7 +83,8 @@ def vote_state(
     §6 search (``guaranteed_for``) runs only when both voters count as bots and one of them
     has not voted: only their vote asks it."""
     voters = tuple(
-        Voter(seat.seat, _bot_from_ms(vote, seat) if seat.counts_as_bot else None) for seat in seats
+        Voter(seat.seat, _bot_from_ms(vote, seat) if _counts_as_bot(seat) else None)
+        for seat in seats
     )
     cast = tuple(CastVote(v.seat, Vote(v.choice), vote.ms_at(v.at)) for v in votes)
     state = VoteState(
@@ -84,10 +100,14 @@ def vote_state(
     return state
 
 
-def _bot_from_ms(vote: BavanVote, seat: Seat) -> int:
+def _counts_as_bot(seat: VoterSeat) -> bool:
+    return counts_as_bot(seat.player_is_bot, seat.left_at is not None)
+
+
+def _bot_from_ms(vote: BavanVote, seat: VoterSeat) -> int:
     """When a bot starts voting for ``seat`` (ms after the opening): from the start for a
     bot's seat, from when the player left for a leaver (KORT_RULES §4, §9)."""
-    if seat.player.is_bot or seat.left_at is None:
+    if seat.player_is_bot or seat.left_at is None:
         return 0
     return vote.ms_at(seat.left_at)
 
@@ -132,17 +152,19 @@ class VoteSeen:
         return self.stored.ms_at(moment)
 
 
-def vote_seen(vote: BavanVote, now: datetime) -> VoteSeen:
+def vote_seen(vote: BavanVote, now: datetime, seats: Sequence[VoterSeat] | None = None) -> VoteSeen:
     """``vote`` (read with its votes, :func:`bavan_vote`) as everyone sees it at ``now``: as
     stored plus what is due and not written yet, stamped when it was due (reads never write).
-    Its voter seats are read only while it is open.
+    Its voter ``seats`` (those of its team, in seat order) are read (:func:`voter_seats`) only
+    while it is open, unless given.
 
     The hands come from the record the vote was opened with; a vote opened in summary form
     shows none (KORT_RULES §4)."""
     stored = list(vote.seat_votes.all())
     due = NOTHING_DUE
     if vote.status == VoteStatus.OPEN:  # a resolved vote owes nothing: its seats are not read
-        due = due_events(vote_state(vote, voter_seats(vote), stored), vote.ms_at(now))
+        voters = voter_seats(vote) if seats is None else seats
+        due = due_events(vote_state(vote, voters, stored), vote.ms_at(now))
     shown = [SeatVoteSeen(v.seat, v.choice, v.at, v.by_bot) for v in stored]
     shown += [
         SeatVoteSeen(v.seat, v.vote.value, vote.moment_at(v.at_ms), True) for v in due.bot_votes
@@ -155,28 +177,6 @@ def vote_seen(vote: BavanVote, now: datetime) -> VoteSeen:
     seen = VoteSeen(vote, status, resolved_at, tuple(shown), None, due)
     hands = hands_at_vote(vote.opening_play, vote.round.trump_seat)
     return replace(seen, revealed_hands=revealed_hands(seen, hands, now))
-
-
-def match_seen(match: Match, vote: BavanVote | None, now: datetime) -> VoteSeen | None:
-    """``match`` (read with its rounds, ``matches.selectors.matches_with_details``) and the
-    live ``vote`` of its last round (None: none) as everyone sees them at ``now``: the vote as
-    :func:`vote_seen` shows it and, when its resolution is due and not written yet, its round
-    and the match changed in memory as the resolution changes them (``go``: the round plays
-    for Bavan; a refusal finishes it as a Kort / At-kort and the match moves on, KORT_RULES
-    §4, §5). Nothing is written. Returns the vote as seen, or None."""
-    if vote is None:
-        return None
-    seen = vote_seen(vote, now)
-    if seen.due.decision is None:
-        return seen
-    last = list(match.rounds.all())[-1]
-    if last.status != RoundStatus.VOTING or match.status != MatchStatus.IN_PROGRESS:
-        return seen
-    if seen.due.decision is BavanDecision.GO:
-        last.status, last.bavan = RoundStatus.BAVAN, BavanDecision.GO
-    else:
-        round_shown_finished(match, last, BavanDecision.STOP)
-    return seen
 
 
 def revealed_hands(
