@@ -63,8 +63,8 @@ def match_detail(match_id: int, now: datetime, *, any_vote: bool = False) -> Mat
     and, when its last round is voting (or, with ``any_vote``, whenever the last round had a
     live vote, as the match page shows it), that vote as seen at ``now``, with what is due in
     it by then shown on the round and the match (:func:`match_seen`). Three queries (the match,
-    its seats with their players' bot flag, its rounds), two more when the vote is read (the
-    vote with its round, its votes). Nothing is written.
+    its seats with their players' bot flag, its rounds with the id of each one's vote), two
+    more when the vote is read (the vote with its round, its votes). Nothing is written.
 
     Raises:
         NotFound: no match has the id ``match_id`` (404 :data:`NO_MATCH`).
@@ -75,7 +75,9 @@ def match_detail(match_id: int, now: datetime, *, any_vote: bool = False) -> Mat
     seats = Seat.objects.filter(match_id=match_id).order_by("seat")
     seated = tuple(SeatValue(*columns) for columns in seats.values_list(*SEAT_COLUMNS))
     by_number = Round.objects.filter(match_id=match_id).order_by("number")
-    rounds = tuple(HistoryRound(*columns) for columns in by_number.values_list(*ROUND_COLUMNS))
+    read = list(by_number.values_list(*ROUND_COLUMNS, "bavan_vote__id"))
+    rounds = tuple(HistoryRound(*columns) for *columns, _ in read)
+    last_vote = read[-1][-1] if read else None
     detail = MatchDetail(
         **row,
         seats=tuple(seat.player_id for seat in seated),
@@ -83,10 +85,10 @@ def match_detail(match_id: int, now: datetime, *, any_vote: bool = False) -> Mat
         seated=seated,
         vote=None,
     )
-    if not rounds or not (any_vote or rounds[-1].status == RoundStatus.VOTING):
+    if last_vote is None or not (any_vote or rounds[-1].status == RoundStatus.VOTING):
         return detail
-    vote = bavan_vote(round__match_id=match_id, round__number=rounds[-1].number)
-    if vote is None:
+    vote = bavan_vote(pk=last_vote)
+    if vote is None:  # deleted with its match since the rounds were read
         return detail
     voters = [seat for seat in seated if seat.team == vote.team]
     return match_seen(detail, vote_seen(vote, now, voters))

@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from matches.details import MatchDetail, match_detail, match_seen
+from matches.history import HistoryRound
 from matches.live_vote.models import BavanVote, SeatVote
 from matches.models import Round
 from tests.matches.live_vote.conftest import at, iso
@@ -59,6 +61,27 @@ def test_reading_the_match_shows_a_refusal_due_without_writing_it(clock, seat_ta
     assert match["rounds"][0]["outcome"] == "kort"
     assert match["wins"] == {"A": 5, "B": 0}
     assert match["next_trump_seat"] == 2
+    assert stored(table) == ("open", None, 0, "voting")
+
+
+def test_the_match_read_is_plain_values_and_a_due_refusal_shows_on_a_new_one(clock, seat_table):
+    table = seat_table(bots=(0, 2), mode="room")
+    table.open_vote()
+    with no_writes():
+        before = match_detail(table.match_id, at(1))  # the bots vote at 2 s: nothing due yet
+        later = match_detail(table.match_id, at(3))
+    assert later.vote is not None
+
+    seen = match_seen(before, later.vote)
+
+    assert type(before) is MatchDetail
+    assert [type(round_) for round_ in before.rounds] == [HistoryRound]
+    assert before.vote is not None and before.vote.status == "open"
+    # The value read at 1 s is left as it was; the one shown at 3 s is the refusal's (§2, §4).
+    assert (before.rounds[0].status, before.wins_a, before.next_trump_seat) == ("voting", 0, 0)
+    assert (seen.rounds[0].status, seen.rounds[0].outcome) == ("finished", "kort")
+    assert (seen.wins_a, seen.wins_b, seen.next_trump_seat) == (5, 0, 2)
+    assert seen == later
     assert stored(table) == ("open", None, 0, "voting")
 
 
