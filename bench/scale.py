@@ -309,6 +309,7 @@ def reads(ladder: Ladder) -> dict[str, str]:
 
     from matches.history import Cursor as HistoryCursor
     from matches.models import Seat
+    from players.models import Player
     from ranking.board import current_season_number
     from stats.models import ALL_MODES, ALL_SEASONS, PairFigures, PairSide
     from stats.selectors import PairCursor
@@ -329,12 +330,20 @@ def reads(ladder: Ladder) -> dict[str, str]:
         season_board = f"{api}/leaderboard/"
     history = f"{api}/players/{ladder.historian}/matches/?page_size={HISTORY_PAGE}"
     player = f"{api}/players/{ladder.historian}"
-    partners = PairFigures.objects.filter(
-        player_id=ladder.historian, side=PairSide.PARTNER, season=ALL_SEASONS, mode=ALL_MODES
-    ).order_by("-matches", "other_id")
-    middle = partners.values_list("matches", "other_id")[ladder.history // 2]
-    deep = PairCursor(middle[0], middle[1], up=False).token()
+
+    def deep(side: PairSide) -> tuple[str, int]:
+        """A cursor into the middle of the player's table of ``side``, and the other player
+        of that row."""
+        table = PairFigures.objects.filter(
+            player_id=ladder.historian, side=side, season=ALL_SEASONS, mode=ALL_MODES
+        ).order_by("-matches", "other_id")
+        matches, other = table.values_list("matches", "other_id")[table.count() // 2]
+        return PairCursor(matches, other, up=False).token(), other
+
+    partners_deep, partner = deep(PairSide.PARTNER)
+    opponents_deep, _ = deep(PairSide.OPPONENT)
     season = current_season_number()
+    searched = Player.objects.get(pk=ladder.median).username
     return {
         "player_top": f"{api}/players/{ladder.top}/",
         "player_median": f"{api}/players/{ladder.median}/",
@@ -345,14 +354,20 @@ def reads(ladder: Ladder) -> dict[str, str]:
         "leaderboard_offset_half": f"{api}/leaderboard/?limit=100&offset={half}",
         "players_list_first": f"{api}/players/",
         "players_list_deep": f"{api}/players/?cursor={cursor_at(half)}",
+        "players_search": f"{api}/players/?{urlencode({'search': searched})}",
         "history_first": history,
         "history_deep": f"{history}&cursor={middle_match}",
         "stats": f"{api}/players/{ladder.historian}/stats/",
         "stats_ranked_season": f"{player}/stats/?mode=ranked&season={season}",
+        "stats_room": f"{player}/stats/?mode=room",
         "partners_first": f"{player}/partners/?page_size={HISTORY_PAGE}",
-        "partners_deep": f"{player}/partners/?page_size={HISTORY_PAGE}&cursor={deep}",
+        "partners_deep": f"{player}/partners/?page_size={HISTORY_PAGE}&cursor={partners_deep}",
+        "partners_ranked_season": f"{player}/partners/?page_size={HISTORY_PAGE}&mode=ranked"
+        f"&season={season}",
         "opponents_ranked_first": f"{player}/opponents/?page_size={HISTORY_PAGE}&mode=ranked",
-        "versus": f"{player}/versus/{middle[1]}/",
+        "opponents_deep": f"{player}/opponents/?page_size={HISTORY_PAGE}&cursor={opponents_deep}",
+        "versus": f"{player}/versus/{partner}/",
+        "versus_ranked_season": f"{player}/versus/{partner}/?mode=ranked&season={season}",
         "season_board_page": f"{season_board}?limit=100&offset={quarter}",
     }
 

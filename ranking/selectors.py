@@ -304,14 +304,18 @@ def player_named(username: str) -> Player | None:
     return Player.objects.filter(username_key=username_key(username)).first()
 
 
-def players_beginning(text: str) -> QuerySet[Player]:
-    """The players whose username or display name begins with ``text``, ignoring case in
-    every script (both case-folded as usernames are), by folded username. Each condition is
-    answered from its prefix index (``players.models.NAME_PREFIX_OPCLASS``), so the search
-    stays an index read however many players there are."""
+def name_begins(text: str) -> Q:
+    """The condition of a player whose username or display name begins with ``text``,
+    ignoring case in every script (both case-folded as usernames are). Each half is answered
+    from its prefix index (``players.models.NAME_PREFIX_OPCLASS``), so a search stays an index
+    read however many players there are."""
     key = username_key(text)
-    begins = Q(username_key__startswith=key) | Q(display_name_key__startswith=key)
-    return Player.objects.filter(begins).order_by("username_key", "id")
+    return Q(username_key__startswith=key) | Q(display_name_key__startswith=key)
+
+
+def players_beginning(text: str) -> QuerySet[Player]:
+    """The players of :func:`name_begins`, by folded username."""
+    return Player.objects.filter(name_begins(text)).order_by("username_key", "id")
 
 
 def players_found(text: str, limit: int) -> list[Player]:

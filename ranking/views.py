@@ -20,7 +20,6 @@ from domain.ids import ID_PATTERN
 from players import services
 from players.auth import IsServiceKey, IsServiceKeyOrOwnToken
 from players.models import Player
-from players.usernames import username_key
 from ranking import selectors
 from ranking.models import CupChange, SeasonStanding
 from ranking.serializers import (
@@ -54,13 +53,29 @@ class PlayerPagination(CursorPagination):
     ordering = "id"
 
 
-class PlayerSearch(filters.SearchFilter):
-    """``?search=``: players whose username or display name contains each word, ignoring
-    case in every script: the words are case-folded as usernames are and compared with the
-    stored folded username (``players.usernames``)."""
+class PlayerSearch(filters.BaseFilterBackend):
+    """``?search=``: the players whose username or display name begins with the text,
+    ignoring case in every script, as the pages' search finds them
+    (``ranking.selectors.name_begins``; blank or left out: every player). Two ranges of the
+    prefix indexes, so a page of them costs the same at any size of the ladder. A text with
+    a NUL character is a 400."""
 
-    def get_search_terms(self, request):
-        return [username_key(term) for term in super().get_search_terms(request)]
+    def filter_queryset(self, request, queryset, view):
+        text = serializers.CharField(allow_blank=True).run_validation(
+            request.query_params.get("search", "")
+        )
+        return queryset.filter(selectors.name_begins(text)) if text else queryset
+
+    def get_schema_operation_parameters(self, view):
+        return [
+            {
+                "name": "search",
+                "in": "query",
+                "required": False,
+                "description": "the start of a username or display name, in any case",
+                "schema": {"type": "string"},
+            }
+        ]
 
 
 class PlayerViewSet(
@@ -77,7 +92,6 @@ class PlayerViewSet(
     serializer_class = PlayerSerializer
     pagination_class = PlayerPagination
     filter_backends = [PlayerSearch]
-    search_fields = ["username_key", "display_name"]
     lookup_value_regex = ID_PATTERN
 
     def get_permissions(self):

@@ -1,7 +1,7 @@
 """Usernames in any script (API.md "Players"): 3 to 30 letters of any script, digits, ``_``,
 ``.`` or ``-``, stored in NFKC form, unique ignoring case (Unicode case folding); the display
-name follows, and the searches by username of the API and the pages ignore case in every
-script."""
+name follows, and the searches of the API and the pages (the start of a username or display
+name) ignore case in every script."""
 
 import unicodedata
 
@@ -103,3 +103,35 @@ def test_the_api_search_ignores_case_in_every_script(service, api):
     assert found("ИВА") == ["иван"]
     assert found("STRASSE") == ["straße"]
     assert found("AMI") == ["amir"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("bit", ["bita"]),
+        (" ЁЛ ", ["elka"]),  # the display name, the text trimmed
+        ("GRÜSSE", ["straße"]),  # the case-folded display name
+        ("mir", []),  # the start of a name, not a part
+        ("%", []),  # a pattern's signs are text
+        ("", ["bita", "elka", "straße", "amir"]),  # no search: every player, by id
+    ],
+)
+def test_the_api_search_finds_the_start_of_a_username_or_display_name(service, api, text, found):
+    for name, display in (
+        ("bita", "Bita"),
+        ("elka", "Ёлка"),
+        ("straße", "Grüße"),
+        ("amir", "Amir"),
+    ):
+        assert create(service, name, display_name=display).status_code == 201
+
+    answer = api.get(PLAYERS, {"search": text}).data["results"]
+
+    assert [row["username"] for row in answer] == found
+
+
+def test_an_api_search_with_a_nul_character_is_a_400(api):
+    answer = api.get(PLAYERS, {"search": "a\x00b"})
+
+    assert answer.status_code == 400
+    assert "non_field_errors" in answer.data
