@@ -11,10 +11,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0014_match_create_body'),
-        ('players', '0007_player_name_prefix_search'),
         ('ranking', '0009_autovacuum'),
-        ('seasons', '0001_initial'),
     ]
 
     operations = [
