@@ -32,8 +32,8 @@ whose first change is the reset that opens it (§10: the next season starts, and
 soft-reset). Its cups therefore apply to the reset total, once that season is open: the end
 finalizes those matches itself right after the switch commits, and their tasks, retried
 (``SeasonNotOpen``), find them finalized. The end's steps are set-based, so the wait is the
-end's own length (seconds at a million players), not a season check's period. A void waits for
-the next season too.
+end's own length (under a minute at a million players, docs/scaling.md "The season end"), not
+a season check's period. A void waits for the next season too.
 """
 
 from __future__ import annotations
