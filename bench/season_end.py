@@ -19,6 +19,7 @@ It fills two ladders as ``bench.scale`` does (its own databases,
 3. ``manage.py rebuild_ladder`` (check mode) runs on the large ladder as a child process,
    timed, its peak memory measured by ``/usr/bin/time``. (The fill writes no replayable
    history, so it reports differences; its time and memory are what is measured.)
+   ``KORT_BENCH_REBUILD=0`` leaves it out (its lines then read ``nan``).
 
 The anchor is the time PostgreSQL takes to copy the large players table once (``CREATE TABLE
 ... AS SELECT *``), measured after the end. It prints::
@@ -27,6 +28,8 @@ The anchor is the time PostgreSQL takes to copy the large players table once (``
     season_end_s X                      the whole end, claim to the next season open
     table_copy_s Y                      the anchor
     ratio season_end X/Y
+    finalize_wait_s F                   claim to the switch's commit: how long a match completed
+                                        right after the claim waits for the next season to open
     batch_ratio Z                       the slowest of the end's transactions / the first
     reads_wrong N                       reads matching neither the board before nor after
     rebuild_s R
@@ -58,6 +61,8 @@ PLAYERS = int(os.environ.get("KORT_BENCH_PLAYERS", "1000000"))
 FINALIZATIONS = int(os.environ.get("KORT_BENCH_FINALIZATIONS", "100000"))
 WORKERS = 3
 """Processes finalizing matches at once (each its own connection)."""
+REBUILD = os.environ.get("KORT_BENCH_REBUILD", "1") != "0"
+"""Whether ``rebuild_ladder`` runs after the end."""
 REBUILD_TIMEOUT = int(os.environ.get("KORT_BENCH_REBUILD_TIMEOUT", "1800"))
 """Seconds ``rebuild_ladder`` may run before it is stopped (then its time is a lower bound)."""
 REBUILD_MAX_MB = int(os.environ.get("KORT_BENCH_REBUILD_MAX_MB", "2048"))
@@ -237,17 +242,21 @@ class Reader:
             self.wrong.append(kind)
 
 
-def season_end_timed() -> tuple[float, float]:
-    """End the large ladder's season; its time and the ratio of its slowest batch to the
-    first, over the steps that write in batches (the end logs a line per transaction it
+def season_end_timed() -> tuple[float, float, float]:
+    """End the large ladder's season; its time, the time from the claim to the switch's
+    commit (the season end logs each when it commits) and the ratio of its slowest batch to
+    the first, over the steps that write in batches (the end logs a line per transaction it
     commits: a step done in one transaction has a ratio of 1)."""
     from ranking.season_end import season_end
 
     stamps: list[float] = []
+    switched: list[float] = []
 
     class Stamps(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
             stamps.append(time.perf_counter())
+            if " finalized (" in record.getMessage():
+                switched.append(stamps[-1])
 
     logger = logging.getLogger("ranking.season_end")
     logger.setLevel(logging.INFO)
@@ -267,7 +276,8 @@ def season_end_timed() -> tuple[float, float]:
     end = SeasonEnd.objects.order_by("-season").first()
     batches = end.batches if end else 0
     steps = 3  # matches (none pending), standings, reset and open: one transaction each
-    return elapsed, 1.0 if batches <= steps else float("nan")
+    wait = switched[0] - stamps[0] if switched else float("nan")
+    return elapsed, wait, 1.0 if batches <= steps else float("nan")
 
 
 def table_copy_s() -> float:
@@ -349,18 +359,19 @@ def main() -> int:
         thread = threading.Thread(target=reader.run)
         thread.start()
         time.sleep(2)  # some reads of the board before the end
-        end_s, batch_ratio = season_end_timed()
+        end_s, wait_s, batch_ratio = season_end_timed()
         time.sleep(2)  # and some after it
         reader.stop.set()
         thread.join()
         print(f"# {reader.reads:,} reads during the end, answers seen: {sorted(reader.seen)}")
         copy_s = table_copy_s()
         connections.close_all()
-        rebuild_s, rebuild_mb = rebuild_timed()
+        rebuild_s, rebuild_mb = rebuild_timed() if REBUILD else (float("nan"), float("nan"))
 
         print(f"season_end_s {end_s:.2f}")
         print(f"table_copy_s {copy_s:.3f}")
         print(f"ratio season_end {end_s / copy_s:.1f}")
+        print(f"finalize_wait_s {wait_s:.2f}")
         print(f"batch_ratio {batch_ratio:.2f}")
         print(f"reads_wrong {len(reader.wrong)}")
         print(f"rebuild_s {rebuild_s:.1f}")

@@ -242,13 +242,12 @@ excess is positive, so the integer division rounds down)."""
 
 def ladder_reset(season: int, floor: int, at: datetime, *, after_id: int = 0) -> int:
     """The soft reset that opens ``season`` (KORT_RULES §10), applied to every human player
-    (id above ``after_id``) whose total it changes, set-based: their totals in one ``UPDATE``
-    (``cups_changed_at`` stamped ``at``; ``best_cups`` stays, a reset only lowers a total)
-    and their ``season_reset`` ledger rows (delta ``new - cups``) in one ``INSERT ...
-    SELECT``. On PostgreSQL both are one statement, the rows' old totals read from the
-    statement's snapshot, so the ledger's checks of its players find rows this transaction
-    already holds. The board of the ending season, which its frozen standings replace, loses
-    its counts; the new season's board starts empty, so no count moves. Returns the number of
+    (id above ``after_id``) whose total it changes, set-based, in two statements that read
+    the players' rows once each and join nothing: their ``season_reset`` ledger rows (delta
+    ``new - cups``) in one ``INSERT ... SELECT`` from the old totals, then their totals in one
+    ``UPDATE`` (``cups_changed_at`` stamped ``at``; ``best_cups`` stays, a reset only lowers a
+    total). The board of the ending season, which its frozen standings replace, loses its
+    counts; the new season's board starts empty, so no count moves. Returns the number of
     players reset.
 
     Call it in the transaction that opens ``season``, holding the ending season's row, once
@@ -261,6 +260,7 @@ def ladder_reset(season: int, floor: int, at: datetime, *, after_id: int = 0) ->
     ledger = f"{quote(CupChange._meta.db_table)} ({', '.join(column[name] for name in fields)})"
     players = quote(Player._meta.db_table)
     changed = "NOT is_bot AND (cups < 0 OR cups > %(floor)s) AND id > %(after)s"
+    new = RESET_SQL.format(cups="cups")
     params: dict[str, Any] = {
         "floor": floor,
         "after": after_id,
@@ -269,28 +269,16 @@ def ladder_reset(season: int, floor: int, at: datetime, *, after_id: int = 0) ->
         "kind": CupKind.SEASON_RESET.value,
     }
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                f"WITH moved AS (UPDATE {players} SET cups = {RESET_SQL.format(cups='cups')}, "
-                f"cups_changed_at = %(at)s WHERE {changed} RETURNING id, cups) "
-                f"INSERT INTO {ledger} SELECT %(kind)s, NULL, moved.id, %(season)s, "
-                "moved.cups - was.cups, moved.cups, %(at)s "
-                f"FROM moved JOIN {players} AS was ON was.id = moved.id",
-                params,
-            )
-            reset = cursor.rowcount
-        else:
-            new = RESET_SQL.format(cups="cups")
-            cursor.execute(
-                f"INSERT INTO {ledger} SELECT %(kind)s, NULL, id, %(season)s, {new} - cups, "
-                f"{new}, %(at)s FROM {players} WHERE {changed}",
-                params,
-            )
-            reset = cursor.rowcount
-            cursor.execute(
-                f"UPDATE {players} SET cups = {new}, cups_changed_at = %(at)s WHERE {changed}",
-                params,
-            )
+        cursor.execute(
+            f"INSERT INTO {ledger} SELECT %(kind)s, NULL, id, %(season)s, {new} - cups, "
+            f"{new}, %(at)s FROM {players} WHERE {changed}",
+            params,
+        )
+        cursor.execute(
+            f"UPDATE {players} SET cups = {new}, cups_changed_at = %(at)s WHERE {changed}",
+            params,
+        )
+        reset = cursor.rowcount
     board_retire(season - 1)
     return reset
 

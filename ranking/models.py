@@ -25,6 +25,11 @@ class CupChange(models.Model):
     ``season`` is the number of the season the change belongs to: the match's season, the
     season the reset opened, the season current when the match was voided. ``cups_after`` is
     the player's total right after the change.
+
+    The player's key is not checked by the database: every writer writes rows of players it
+    has read (``ranking.ladder``: a change or a repair holds their rows locked; a season's
+    reset selects its rows from the players' table, a million of them, whose check one by one
+    would take a quarter of the reset's time), and players are never deleted.
     """
 
     kind = models.CharField(max_length=12, choices=CupKind.choices, default=CupKind.MATCH)
@@ -34,8 +39,15 @@ class CupChange(models.Model):
         null=True,
         blank=True,
         related_name="cup_changes",
+        db_index=False,  # cup_changes_of_a_match: the resets' rows, with none, left out
     )
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cup_changes")
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="cup_changes",
+        db_index=False,  # cup_changes_newest_first starts with the player
+        db_constraint=False,
+    )
     season = models.PositiveIntegerField(help_text="The season's number.")
     delta = models.IntegerField()
     cups_after = models.IntegerField(help_text="The player's total right after this change.")
@@ -44,7 +56,10 @@ class CupChange(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
-            models.Index(fields=["player", "-created_at", "-id"], name="cup_changes_newest_first")
+            models.Index(fields=["player", "-created_at", "-id"], name="cup_changes_newest_first"),
+            models.Index(
+                fields=["match"], condition=Q(match__isnull=False), name="cup_changes_of_a_match"
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -110,10 +125,25 @@ class SeasonStanding(models.Model):
     """One row of a finalized season's frozen final standings (KORT_RULES §10): a player of the
     season's leaderboard at its end, with their final rank, cups at the end, best cups in the
     season and the season's ranked matches played and won. Never rewritten: a later void
-    lands in the season current then (§11)."""
+    lands in the season current then (§11).
 
-    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="standings")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="season_standings")
+    The rows are written only by the season's end, a million in one ``INSERT ... SELECT`` from
+    the players' rows, in the transaction holding the season's row
+    (``ranking.season_end.standings_freeze``), so their season and players exist by
+    construction, and neither players nor seasons are ever deleted: the two foreign keys are
+    not checked by the database (a check per row and key would be most of the statement's
+    time). The season's index is the unique constraints', which start with it."""
+
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.PROTECT,
+        related_name="standings",
+        db_constraint=False,
+        db_index=False,
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="season_standings", db_constraint=False
+    )
     rank = models.PositiveIntegerField()
     cups = models.IntegerField()
     best_cups = models.IntegerField()

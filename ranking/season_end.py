@@ -32,8 +32,8 @@ whose first change is the reset that opens it (§10: the next season starts, and
 soft-reset). Its cups therefore apply to the reset total, once that season is open: the end
 finalizes those matches itself right after the switch commits, and their tasks, retried
 (``SeasonNotOpen``), find them finalized. The end's steps are set-based, so the wait is the
-end's own length (seconds at a million players), not a season check's period. A void waits for
-the next season too.
+end's own length (under a minute at a million players, docs/scaling.md "The season end"), not
+a season check's period. A void waits for the next season too.
 """
 
 from __future__ import annotations
@@ -51,8 +51,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from matches.models import Match, MatchStatus
-from players.models import LEADERBOARD_ORDER
-from ranking.board import board_players
+from players.models import BOARD_ELIGIBLE, LEADERBOARD_ORDER
 from ranking.ladder import ladder_reset
 from ranking.models import SeasonEnd, SeasonEndStep, SeasonStanding
 from ranking.services import match_finalize
@@ -242,16 +241,19 @@ def _standings_freeze(number: int, runner: str) -> None:
 
 
 def standings_rows(number: int) -> QuerySet[SeasonStats, Any]:
-    """The final standings of season ``number`` as its board gives them now: per player on it,
-    ``(season, player, rank, cups, best_cups, matches_played, matches_won)``, the rank numbered
-    in ``LEADERBOARD_ORDER`` by ``ROW_NUMBER()`` (no two players share one, as on the board)."""
+    """The final standings of season ``number`` as its board gives them now (the players of
+    ``ranking.board.board_players``, filtered in the join that reads their statistics): per
+    player on it, ``(season, player, rank, cups, best_cups, matches_played, matches_won)``,
+    the rank numbered in ``LEADERBOARD_ORDER`` by ``ROW_NUMBER()`` (no two players share one,
+    as on the board)."""
     order = [
         F(f"player__{name.removeprefix('-')}").desc()
         if name.startswith("-")
         else F(f"player__{name}").asc()
         for name in LEADERBOARD_ORDER
     ]
-    rows = SeasonStats.objects.filter(season=number, player__in=board_players(number))
+    on_board = {f"player__{name}": value for name, value in BOARD_ELIGIBLE.items()}
+    rows = SeasonStats.objects.filter(season=number, player__board_season=number, **on_board)
     return rows.order_by().annotate(
         frozen_season=Value(number),
         rank=Window(RowNumber(), order_by=order),
