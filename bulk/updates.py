@@ -99,8 +99,11 @@ def insert_rows(
     *,
     skip_existing: bool = False,
     replacing: Upsert | None = None,
+    in_arrays: bool = False,
 ) -> None:
-    """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` parameters,
+    """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` parameters
+    (with ``in_arrays``, on PostgreSQL: per :data:`UNNEST_ROWS` rows, each column's values
+    one array, :func:`_insert_unnest`, for writes of many thousand rows),
     each row's columns not given taking the model field's default; with ``skip_existing``,
     rows that would break a unique constraint are left out (``ON CONFLICT DO NOTHING``). Keys
     are column names of concrete fields; the auto primary key is left to the database.
@@ -131,6 +134,13 @@ def insert_rows(
     table = _quoted(model._meta.db_table)
     if replacing is not None:
         conflict = replacing.clause(table)
+    if (
+        in_arrays
+        and connection.vendor == "postgresql"
+        and not any(field.get_internal_type() in NOT_IN_ARRAYS for _, field in passed)
+    ):
+        _insert_unnest(connection, table, fields, constant, passed, rows, conflict)
+        return
     per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
     for start in range(0, len(rows), per_statement):
         batch = rows[start : start + per_statement]
@@ -146,6 +156,41 @@ def insert_rows(
             cursor.execute(f"INSERT INTO {table} ({columns}) VALUES {values}{conflict}", params)
 
 
+def _insert_unnest(connection, table, fields, constant, passed, rows, conflict) -> None:
+    """:func:`insert_rows` on PostgreSQL: one array parameter per column given, the rows
+    read back by ``unnest`` (``INSERT ... SELECT``), :data:`UNNEST_ROWS` rows a statement;
+    a statement's text and parameters stay a few whatever the rows."""
+    columns = ", ".join(_quoted(column) for column, _ in fields)
+    arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
+    names = {column: f"u.c{n}" for n, (column, _) in enumerate(passed)}
+    listed = ", ".join(f"c{n}" for n in range(len(passed)))
+    selected = ", ".join(
+        str(constant[column]) if column in constant else names[column] for column, _ in fields
+    )
+    sql = (
+        f"INSERT INTO {table} ({columns}) SELECT {selected} FROM unnest({arrays}) AS u({listed})"
+        f"{conflict}"
+    )
+    for start in range(0, len(rows), UNNEST_ROWS):
+        batch = rows[start : start + UNNEST_ROWS]
+        params = [
+            [
+                field.get_db_prep_save(
+                    row[column] if column in row else field.get_default(), connection
+                )
+                for row in batch
+            ]
+            for column, field in passed
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+
+
+UNNEST_ROWS = 50_000
+"""Rows of one ``INSERT ... SELECT FROM unnest`` at most (PostgreSQL)."""
+NOT_IN_ARRAYS = ("JSONField",)
+"""Fields whose values :func:`insert_rows` passes one by one (an array of JSON documents is
+not what their column takes)."""
 INSERT_PARAMS = 30_000
 """Parameters of one ``INSERT`` at most (SQLite takes 32,766)."""
 AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import router, transaction
 
+from bulk.updates import insert_rows
 from matches.cups import matches_cups
 from matches.kort.rules import Mode, RoundResult, StatsLine, Streaks, Team, match_stats, team_of
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat, stored_result
@@ -240,53 +241,57 @@ def _variant_label(season: int, mode: str) -> str:
 
 
 def figures_write(players: Sequence[ExpectedRows]) -> None:
-    """Write each player's expected §12 rows over their stored ones (deleted, then made)."""
+    """Write each player's expected §12 rows over their stored ones (deleted, then made in
+    one ``INSERT`` a table, ``bulk.updates.insert_rows``)."""
     ids = [rows.player_id for rows in players]
     PairFigures.objects.filter(player_id__in=ids).delete()
     StreakFigures.objects.filter(player_id__in=ids).delete()
     ModeStats.objects.filter(player_id__in=ids).delete()
-    ModeStats.objects.bulk_create(
+    insert_rows(
+        ModeStats,
         [
-            ModeStats(player_id=rows.player_id, season=season, mode=mode, **values)
+            {"player_id": rows.player_id, "season": season, "mode": mode, **values}
             for rows in players
             for (season, mode), values in sorted(rows.modes.items())
         ],
-        batch_size=2000,
+        in_arrays=True,
     )
-    PairFigures.objects.bulk_create(
+    insert_rows(
+        PairFigures,
         [
-            PairFigures(
-                player_id=rows.player_id,
-                side=side,
-                season=season,
-                mode=mode,
-                other_id=other,
-                matches=matches,
-                won=won,
-                cups=cups,
-            )
+            {
+                "player_id": rows.player_id,
+                "side": side,
+                "season": season,
+                "mode": mode,
+                "other_id": other,
+                "matches": matches,
+                "won": won,
+                "cups": cups,
+            }
             for rows in players
             for (side, season, mode, other), (matches, won, cups) in sorted(rows.pairs.items())
         ],
-        batch_size=2000,
+        in_arrays=True,
     )
-    StreakFigures.objects.bulk_create(
+    insert_rows(
+        StreakFigures,
         [
-            StreakFigures(
-                player_id=rows.player_id,
-                season=season,
-                mode=mode,
-                win_current=streaks.win_current,
-                win_best=streaks.win_best,
-                loss_current=streaks.loss_current,
-                loss_best=streaks.loss_best,
-                last_completed_at=last[0],
-                last_match=last[1],
-            )
+            {
+                "player_id": rows.player_id,
+                "season": season,
+                "mode": mode,
+                "win_current": streaks.win_current,
+                "win_best": streaks.win_best,
+                "loss_current": streaks.loss_current,
+                "loss_best": streaks.loss_best,
+                "last_completed_at": last[0],
+                "last_match": last[1],
+            }
             for rows in players
             for (season, mode), (streaks, last) in sorted(rows.streaks.items())
         ],
-        batch_size=2000,
+        in_arrays=True,
     )
 
 

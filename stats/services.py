@@ -229,6 +229,7 @@ def stats_replace(
             PlayerStats,
             [{"player_id": pid, **totals[pid]} for pid in sorted(totals)],
             replacing=Upsert(("player_id",), columns),
+            in_arrays=True,
         )
     by_season: dict[int, list[int]] = {}
     for player_id, season in stale:
@@ -244,6 +245,7 @@ def stats_replace(
                 for pid, number in sorted(seasons)
             ],
             replacing=Upsert(("player_id", "season"), columns),
+            in_arrays=True,
         )
 
 
