@@ -25,11 +25,6 @@ class CupChange(models.Model):
     ``season`` is the number of the season the change belongs to: the match's season, the
     season the reset opened, the season current when the match was voided. ``cups_after`` is
     the player's total right after the change.
-
-    The player's key is not checked by the database: every writer writes rows of players it
-    has read (``ranking.ladder``: a change or a repair holds their rows locked; a season's
-    reset selects its rows from the players' table, a million of them, whose check one by one
-    would take a quarter of the reset's time), and players are never deleted.
     """
 
     kind = models.CharField(max_length=12, choices=CupKind.choices, default=CupKind.MATCH)
@@ -46,7 +41,6 @@ class CupChange(models.Model):
         on_delete=models.PROTECT,
         related_name="cup_changes",
         db_index=False,  # cup_changes_newest_first starts with the player
-        db_constraint=False,
     )
     season = models.PositiveIntegerField(help_text="The season's number.")
     delta = models.IntegerField()

@@ -1,8 +1,8 @@
 # Fewer entries for a season's end to write (a million rows each): the ledger's player index
 # goes (cup_changes_newest_first starts with the player), its match index leaves out the
 # resets' rows (they have no match), the standings' season index goes (their unique
-# constraints start with the season), and the database checks neither the ledger's player
-# nor the standings' keys (ranking.models.CupChange and SeasonStanding say why).
+# constraints start with the season), and the database does not check the standings' keys
+# (ranking.models.SeasonStanding says why).
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='cupchange',
             name='player',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='cup_changes', to='players.player'),
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='cup_changes', to='players.player'),
         ),
         migrations.AlterField(
             model_name='seasonstanding',
