@@ -1,17 +1,25 @@
 """A season's end at a million players: fast, exact while it runs, and the ladder checked after.
 
-Run from the repository root, with PostgreSQL on 127.0.0.1:5432 (user ``postgres``, trust
-authentication)::
+Run from the repository root, with PostgreSQL's server programs installed (Debian:
+``postgresql``)::
 
     python -m bench.season_end
 
-It fills two ladders as ``bench.scale`` does (its own databases,
-``kort_season_end_bench_<pid>_<size>``, dropped at the end): 1,000 players, and
-``KORT_BENCH_PLAYERS`` (default 1,000,000) with one player's history of a tenth of that. Then:
+It starts its own PostgreSQL server (``tests.pgcluster``: ``initdb`` into a temporary
+directory, a free loopback port, removed at the end) with :data:`SERVER_SETTINGS`: PostgreSQL's
+defaults, autovacuum on among them, as a production server runs, so the tables' own autovacuum
+settings (docs/scaling.md, "Autovacuum") act while the matches are finalized.
+``KORT_BENCH_SERVER`` (e.g. ``postgresql://postgres@127.0.0.1:5432``) runs it on that server
+instead, whatever its settings. It fills two ladders there as ``bench.scale`` does (its own
+databases, ``kort_season_end_bench_<pid>_<size>``, dropped at the end): 1,000 players, and
+``KORT_BENCH_PLAYERS`` (default 1,000,000) with one player's history of a tenth of that; the
+fill ends with a ``VACUUM`` of every table, as a new table has been vacuumed. Then:
 
 1. ``KORT_BENCH_FINALIZATIONS`` (default 100,000) ranked matches of four players of the large
    ladder, completed by SQL, are finalized through the service (``match_finalize``), in
-   :data:`WORKERS` processes; the reads of ``bench.scale`` are timed again on both ladders;
+   :data:`WORKERS` processes, with no ``VACUUM`` but autovacuum's; the reads of
+   ``bench.scale`` are timed again on both ladders (``KORT_BENCH_END=0`` stops here, after
+   the read lines and ``worst ratio``);
 2. the large ladder's current season is ended (``ranking.season_end.season_end``) while a
    reader thread asks leaderboard pages, players and "around" reads through the API at random
    and compares each answer with the board as it was before the end and as it must be after
@@ -37,7 +45,8 @@ The anchor is the time PostgreSQL takes to copy the large players table once (``
     ratio rebuild R/Y
     worst ratio W                       the largest read RATIO
 
-Lines starting with ``#`` say what was done and how long it took.
+Lines starting with ``#`` say what was done and how long it took, and what autovacuum did
+to each table the finalizations wrote.
 """
 
 from __future__ import annotations
@@ -52,10 +61,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import scale
+from tests.pgcluster import PgCluster
 
 PLAYERS = int(os.environ.get("KORT_BENCH_PLAYERS", "1000000"))
 FINALIZATIONS = int(os.environ.get("KORT_BENCH_FINALIZATIONS", "100000"))
@@ -70,11 +82,37 @@ REBUILD_MAX_MB = int(os.environ.get("KORT_BENCH_REBUILD_MAX_MB", "2048"))
 machine's memory (the target is under 1 GB)."""
 RADIUS = 5
 PAGE = 100
+END = os.environ.get("KORT_BENCH_END", "1") != "0"
+"""False: stop after the reads that follow the finalizations (no season end, no rebuild)."""
+SERVER_SETTINGS = {"shared_buffers": "128MB", "autovacuum": "on"}
+"""The private server's settings besides its address; everything else is PostgreSQL's
+default (durability on, ``autovacuum_naptime`` 1 min, 3 workers, cost delay 2 ms). Both are
+the defaults already, written out because the figures depend on them: the buffers are those of
+this machine's shared server (where the bench's reads were measured before), autovacuum is what
+the bench measures."""
 
 scale.DATABASE = f"kort_season_end_bench_{os.getpid()}"
 scale.SIZES = (scale.Size("small", 1_000, 10), scale.Size("large", PLAYERS, PLAYERS // 10))
 SMALL, LARGE = scale.SIZES
-os.environ["DATABASE_URL"] = f"{scale.SERVER}/{scale.database_name(SMALL)}"
+
+
+@contextmanager
+def server() -> Iterator[None]:
+    """Point ``bench.scale.SERVER`` at the server the bench runs on (its own, or
+    ``KORT_BENCH_SERVER``) while the block runs, and the configured database at the small
+    ladder's."""
+    given = os.environ.get("KORT_BENCH_SERVER")
+    if given:
+        scale.SERVER = given
+        os.environ["DATABASE_URL"] = f"{scale.SERVER}/{scale.database_name(SMALL)}"
+        yield
+        return
+    with PgCluster(settings=SERVER_SETTINGS, bouncer=False) as cluster:
+        scale.SERVER = cluster.server_url()
+        os.environ["DATABASE_URL"] = f"{scale.SERVER}/{scale.database_name(SMALL)}"
+        print(f"# a private PostgreSQL server on port {cluster.primary_port}", flush=True)
+        yield
+
 
 COMPLETED_SQL = """
 INSERT INTO matches_match (mode, target_wins, status, first_trump_seat, next_trump_seat,
@@ -147,6 +185,32 @@ def finalizations_run(matches: int) -> None:
     print(f"# {finalized:,} matches finalized in {elapsed:.0f} s ({WORKERS} processes)", flush=True)
     if finalized != matches:
         raise SystemExit(f"{matches - finalized} match(es) not finalized")
+    vacuums_show()
+
+
+VACUUMS_SQL = """
+SELECT relname, n_live_tup, n_dead_tup, n_tup_upd, n_tup_hot_upd, autovacuum_count,
+       autoanalyze_count, pg_total_relation_size(relid)
+FROM pg_stat_user_tables
+WHERE n_tup_upd + n_tup_del > 0 OR autovacuum_count > 0
+ORDER BY relname
+"""
+
+
+def vacuums_show() -> None:
+    """A ``#`` line per table of the large ladder that was updated or autovacuumed: its rows
+    live and dead, its updates (of them HOT), autovacuum's vacuums and analyzes, its size."""
+    from django.db import connections
+
+    with connections[LARGE.name].cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(VACUUMS_SQL)
+        for name, live, dead, updated, hot, vacuums, analyzes, size in cursor.fetchall():
+            print(
+                f"# {name}: {live:,} live, {dead:,} dead, {updated:,} updates ({hot:,} HOT), "
+                f"{vacuums} autovacuum(s), {analyzes} autoanalyze(s), {size / 2**20:.0f} MB",
+                flush=True,
+            )
 
 
 # --- the end, and a reader checking every answer ------------------------------------------
@@ -324,6 +388,11 @@ def rebuild_timed() -> tuple[float, float]:
 
 
 def main() -> int:
+    with server():
+        return bench()
+
+
+def bench() -> int:
     scale.databases_create()
     try:
         import django
@@ -353,6 +422,9 @@ def main() -> int:
         ratios = {name: large[name] / small[name] for name in small}
         for name, ratio in ratios.items():
             print(f"read {name} {small[name]:.2f} {large[name]:.2f} {ratio:.2f}", flush=True)
+        if not END:
+            print(f"worst ratio {max(ratios.values()):.2f}")
+            return 1 if fell_back.count else 0
 
         default_is(LARGE)
         reader = Reader(Board.now())

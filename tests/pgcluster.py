@@ -6,7 +6,9 @@ to run as root: a root caller runs them through ``runuser``), and goes when :met
 ``with`` block ends. The primary keeps WAL for a replica (``wal_level=replica``); the replica is
 a ``pg_basebackup -R`` of it with ``hot_standby`` and ``recovery_min_apply_delay``, so it
 replays every change that long after the primary committed it. Durability is off on both
-(``fsync``, ``full_page_writes``): the data is thrown away anyway.
+(``fsync``, ``full_page_writes``): the data is thrown away anyway. A caller may give the
+primary other settings instead (``bench.season_end`` runs one server with PostgreSQL's
+defaults, as a production server has them).
 """
 
 from __future__ import annotations
@@ -20,12 +22,24 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import psycopg
 
 SERVER_USER = "postgres"
 READY_SECONDS = 30
+REPLICATION_SETTINGS = {
+    "wal_level": "replica",
+    "max_wal_senders": "4",
+    "fsync": "off",
+    "full_page_writes": "off",
+    "synchronous_commit": "on",
+    "max_connections": "200",
+    "shared_buffers": "64MB",
+}
+"""The primary's settings (``postgresql.conf``) by default, besides its address: WAL for a
+replica, no durability, connections for the replica tests' clients and PgBouncers."""
 REPLICA_QUERY_WAIT_SECONDS = 2
 """The replica's PgBouncer's ``query_wait_timeout``: how long a client waits there for a
 server connection when the replica is stopped."""
@@ -53,11 +67,12 @@ def pgbouncer_program() -> str | None:
     )
 
 
-def missing_programs() -> list[str]:
-    """The programs a cluster needs that this machine lacks (Debian: ``postgresql``,
-    ``pgbouncer``)."""
+def missing_programs(*, bouncer: bool = True) -> list[str]:
+    """The programs a cluster needs that this machine lacks (Debian: ``postgresql``, and
+    ``pgbouncer`` unless ``bouncer`` is False: a cluster that starts no PgBouncer)."""
     wanted = {name: server_program(name) for name in ("initdb", "pg_ctl", "pg_basebackup")}
-    wanted["pgbouncer"] = pgbouncer_program()
+    if bouncer:
+        wanted["pgbouncer"] = pgbouncer_program()
     return [name for name, path in wanted.items() if path is None]
 
 
@@ -78,19 +93,30 @@ def _as_server_user(command: list[str], cwd: Path) -> subprocess.CompletedProces
 
 class PgCluster:
     """A primary (and, once :meth:`replica_start` ran, its streaming replica) of database
-    :attr:`name`, and optionally a PgBouncer in transaction pooling mode.
+    :attr:`name`, and optionally a PgBouncer in transaction pooling mode. ``settings`` are
+    the primary's ``postgresql.conf`` lines besides its address (name to value as the file
+    spells it, default :data:`REPLICATION_SETTINGS`; a replica needs ``wal_level = replica``
+    and ``max_wal_senders``); ``bouncer`` False makes a cluster that needs no PgBouncer.
 
     Raises:
         RuntimeError: a program is missing (:func:`missing_programs`) or a server did not come
             up within 30 s (its log is included).
     """
 
-    def __init__(self, *, name: str = "kort", apply_delay_ms: int = 300):
-        missing = missing_programs()
+    def __init__(
+        self,
+        *,
+        name: str = "kort",
+        apply_delay_ms: int = 300,
+        settings: Mapping[str, str] = REPLICATION_SETTINGS,
+        bouncer: bool = True,
+    ):
+        missing = missing_programs(bouncer=bouncer)
         if missing:
             raise RuntimeError(f"a private PostgreSQL cluster needs {', '.join(missing)}")
         self.name = name
         self.apply_delay_ms = apply_delay_ms
+        self.settings = dict(settings)
         self.root = Path(tempfile.mkdtemp(prefix="kort-pgcluster-"))
         server = pwd.getpwnam(SERVER_USER) if os.geteuid() == 0 else None
         if server is not None:
@@ -112,10 +138,8 @@ class PgCluster:
         with open(data / "postgresql.conf", "a") as conf:
             conf.write(
                 f"port = {self.primary_port}\nlisten_addresses = '127.0.0.1'\n"
-                f"unix_socket_directories = '{self.root}'\nwal_level = replica\n"
-                "max_wal_senders = 4\nfsync = off\nfull_page_writes = off\n"
-                "synchronous_commit = on\nmax_connections = 200\n"
-                "shared_buffers = 64MB\n"
+                f"unix_socket_directories = '{self.root}'\n"
+                + "".join(f"{name} = {value}\n" for name, value in self.settings.items())
             )
         with open(data / "pg_hba.conf", "a") as hba:
             hba.write("host replication postgres 127.0.0.1/32 trust\n")
@@ -233,9 +257,13 @@ class PgCluster:
 
     # --- addresses and figures ------------------------------------------------------------
 
+    def server_url(self, port: int | None = None) -> str:
+        """The address of the server on ``port`` (default: the primary), no database."""
+        return f"postgres://postgres@127.0.0.1:{port or self.primary_port}"
+
     def url(self, port: int | None = None, name: str | None = None) -> str:
         """A ``DATABASE_URL`` for the database on ``port`` (default: the primary's)."""
-        return f"postgres://postgres@127.0.0.1:{port or self.primary_port}/{name or self.name}"
+        return f"{self.server_url(port)}/{name or self.name}"
 
     def connect(self, port: int, name: str | None = None) -> psycopg.Connection:
         return psycopg.connect(
