@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import binascii
 from base64 import urlsafe_b64decode, urlsafe_b64encode
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
+from django.db.models.expressions import OrderBy
 
 from domain.errors import NotFound
 from matches.kort.rules import STATS_SIDES
@@ -254,9 +256,8 @@ def pair_page(
     rows = PairFigures.objects.filter(
         player_id=player_id, side=side, season=variant, mode=kind, matches__gt=0
     )
-    columns = ("matches", "won", "cups", "other_id", "other__display_name", "other__is_bot")
     if at is None:
-        values = list(rows.order_by(*DOWN).values_list(*columns)[: size + 1])
+        values = _pair_values(rows, DOWN, size + 1)
     else:
         # Two ranges of the index, each read in its order from the cursor's place: the rest
         # of the cursor's count, then the counts beyond it (an OR of the two would be a
@@ -267,11 +268,9 @@ def pair_page(
             else (Q(other_id__gt=at.other), Q(matches__lt=at.matches))
         )
         order = UP if at.up else DOWN
-        same = rows.filter(tie, matches=at.matches).order_by(*order)
-        values = list(same.values_list(*columns)[: size + 1])
+        values = _pair_values(rows.filter(tie, matches=at.matches), order, size + 1)
         if len(values) <= size:
-            more = rows.filter(beyond_tie).order_by(*order).values_list(*columns)
-            values += list(more[: size + 1 - len(values)])
+            values += _pair_values(rows.filter(beyond_tie), order, size + 1 - len(values))
     beyond = len(values) > size
     values = values[:size]
     up = at is not None and at.up
@@ -288,6 +287,19 @@ def pair_page(
         _pair_token(page[-1:], at, up=False) if below else None,
         _pair_token(page[:1], at, up=True) if above else None,
     )
+
+
+def _pair_values(
+    rows: QuerySet[PairFigures], order: Sequence[str | OrderBy], limit: int
+) -> list[tuple[int, int, int, int, str, bool]]:
+    """The first ``limit`` of ``rows`` in ``order``, each ``(matches, won, cups, other id,
+    other's display name, other is a bot)``, in one query: the rows picked in the table's index
+    first (a subquery with the limit), then joined to their players by key. (Planned as one
+    join, a page deep in the table walked the players' key from the first id to the cursor's.)
+    """
+    picked = rows.order_by(*order).values("pk")[:limit]
+    columns = ("matches", "won", "cups", "other_id", "other__display_name", "other__is_bot")
+    return list(PairFigures.objects.filter(pk__in=picked).order_by(*order).values_list(*columns))
 
 
 def _pair_token(end: tuple[PairRow, ...], at: PairCursor | None, *, up: bool) -> str:
