@@ -309,80 +309,52 @@ def _pairs_take_back(rows: Sequence[Mapping]) -> None:
         cursor.execute(sql, params)
 
 
-STREAK_FIELDS = (
-    "win_current",
-    "win_best",
-    "loss_current",
-    "loss_best",
-    "last_completed_at",
-    "last_match",
+STREAK_COUNTS = ("win_current", "win_best", "loss_current", "loss_best")
+"""The columns of a streak row that hold :class:`matches.kort.rules.Streaks`, in its order."""
+STREAK_WRITE = Upsert(
+    ("player_id", "season", "mode"), (*STREAK_COUNTS, "last_completed_at", "last_match")
 )
+"""A streak row written over the stored one (the unique constraint ``one_streak_row``)."""
 
 
 def streaks_follow(table: MatchTable) -> None:
     """Move the streaks of the match's human players, for every season and mode it counts in
-    (module docstring): one read of their rows, then one write of them all. A match finalized
-    after the latest one a row counted extends its runs by one step; a void, or a match that
-    comes before that one in completion order, has the row counted again from the player's
-    history (:func:`streaks_counted`)."""
+    (module docstring): one read of their rows, then one write of them all (in the order of
+    the unique key: players in id order, then :meth:`MatchTable.variants`), both of plain
+    values. A match finalized after the latest one a row counted extends its runs by one
+    step; a void, or a match that comes before that one in completion order, has the row
+    counted again from the player's history (:func:`streaks_counted`)."""
     variants = table.variants()
-    stored = {
-        (row.player_id, row.season, row.mode): row
-        for row in StreakFigures.objects.filter(
-            player_id__in=table.humans,
-            season__in={season for season, _ in variants},
-            mode__in={mode for _, mode in variants},
-        )
-    }
+    read = StreakFigures.objects.filter(
+        player_id__in=table.humans,
+        season__in={season for season, _ in variants},
+        mode__in={mode for _, mode in variants},
+    ).values_list("player_id", "season", "mode", *STREAK_COUNTS, "last_completed_at", "last_match")
+    stored: dict[tuple[int, int, str], tuple[Streaks, tuple[datetime, int] | None]] = {}
+    for player_id, season, mode, *counts, last_at, last_match in read:
+        last = None if last_match is None else (last_at, last_match)
+        stored[player_id, season, mode] = Streaks(*counts), last
     latest = (table.completed_at, table.match_id)
-    last: tuple[datetime, int] | None
     rows = []
     for player_id in table.humans:
         for season, mode in variants:
-            row = stored.get((player_id, season, mode))
-            follows = row is None or row.last_match is None or _last(row) < latest
-            if table.sign > 0 and follows:
-                before = Streaks() if row is None else _streaks(row)
-                streaks, last = before.after(table.won(player_id)), latest
+            streaks, last = stored.get((player_id, season, mode), (Streaks(), None))
+            if table.sign > 0 and (last is None or last < latest):
+                streaks, last = streaks.after(table.won(player_id)), latest
             else:
                 leave_out = table.match_id if table.sign < 0 else None
                 streaks, last = streaks_counted(player_id, season, mode, leave_out=leave_out)
-            rows.append(_streak_row(player_id, season, mode, streaks, last))
-    StreakFigures.objects.bulk_create(
-        rows,
-        update_conflicts=True,
-        unique_fields=["player", "season", "mode"],
-        update_fields=list(STREAK_FIELDS),
-    )
-
-
-def _last(row: StreakFigures) -> tuple[datetime, int]:
-    assert row.last_completed_at is not None and row.last_match is not None
-    return row.last_completed_at, row.last_match
-
-
-def _streaks(row: StreakFigures) -> Streaks:
-    return Streaks(row.win_current, row.win_best, row.loss_current, row.loss_best)
-
-
-def _streak_row(
-    player_id: int,
-    season: int,
-    mode: str,
-    streaks: Streaks,
-    last: tuple[datetime, int] | None,
-) -> StreakFigures:
-    return StreakFigures(
-        player_id=player_id,
-        season=season,
-        mode=mode,
-        win_current=streaks.win_current,
-        win_best=streaks.win_best,
-        loss_current=streaks.loss_current,
-        loss_best=streaks.loss_best,
-        last_completed_at=None if last is None else last[0],
-        last_match=None if last is None else last[1],
-    )
+            rows.append(
+                {
+                    "player_id": player_id,
+                    "season": season,
+                    "mode": mode,
+                    **{name: getattr(streaks, name) for name in STREAK_COUNTS},
+                    "last_completed_at": None if last is None else last[0],
+                    "last_match": None if last is None else last[1],
+                }
+            )
+    insert_rows(StreakFigures, rows, replacing=STREAK_WRITE)
 
 
 def player_results(
