@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Field, Model
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field, ForeignKey, Model
 
 Expression = tuple[str, list[Any]]
 """An SQL expression and its parameters."""
@@ -99,11 +100,8 @@ def insert_rows(
     *,
     skip_existing: bool = False,
     replacing: Upsert | None = None,
-    in_arrays: bool = False,
 ) -> None:
-    """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` parameters
-    (with ``in_arrays``, on PostgreSQL: per :data:`UNNEST_ROWS` rows, each column's values
-    one array, :func:`_insert_unnest`, for writes of many thousand rows),
+    """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` parameters,
     each row's columns not given taking the model field's default; with ``skip_existing``,
     rows that would break a unique constraint are left out (``ON CONFLICT DO NOTHING``). Keys
     are column names of concrete fields; the auto primary key is left to the database.
@@ -114,7 +112,12 @@ def insert_rows(
 
     With ``replacing``, a row that meets an existing one on the unique index ``replacing``
     names updates that row's columns ``replacing.columns`` instead (``ON CONFLICT ... DO
-    UPDATE``, PostgreSQL and SQLite): the existing row keeps its key."""
+    UPDATE``, PostgreSQL and SQLite): the existing row keeps its key.
+
+    On PostgreSQL the rows are one array per column (``INSERT ... SELECT FROM unnest(...)``,
+    the rows inserted in the order given): the statement's text and its parameters are as
+    many whatever the rows, so the driver builds the text once; on SQLite, one ``VALUES``
+    tuple a row."""
     connection = connections[router.db_for_write(model)]
     fields = [
         (str(field.column), field)
@@ -129,68 +132,71 @@ def insert_rows(
     }
     passed = [(column, field) for column, field in fields if column not in constant]
     columns = ", ".join(_quoted(column) for column, _ in fields)
-    marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
     conflict = " ON CONFLICT DO NOTHING" if skip_existing else ""
     table = _quoted(model._meta.db_table)
     if replacing is not None:
         conflict = replacing.clause(table)
-    if (
-        in_arrays
-        and connection.vendor == "postgresql"
-        and not any(field.get_internal_type() in NOT_IN_ARRAYS for _, field in passed)
-    ):
-        _insert_unnest(connection, table, fields, constant, passed, rows, conflict)
-        return
+    if connection.vendor == "postgresql":
+        arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
+        named = ", ".join(_quoted(column) for column, _ in passed)
+        chosen = ", ".join(
+            str(constant[column]) if column in constant else f"u.{_quoted(column)}"
+            for column, _ in fields
+        )
+        source = f"SELECT {chosen} FROM unnest({arrays}) AS u ({named})"
+    else:
+        marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
     per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
     for start in range(0, len(rows), per_statement):
         batch = rows[start : start + per_statement]
-        params = [
-            field.get_db_prep_save(
-                row[column] if column in row else field.get_default(), connection
+        values = [
+            _saved(
+                field,
+                [row[column] if column in row else field.get_default() for row in batch],
+                connection,
             )
-            for row in batch
             for column, field in passed
         ]
-        values = ", ".join([marks] * len(batch))
-        with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {table} ({columns}) VALUES {values}{conflict}", params)
-
-
-def _insert_unnest(connection, table, fields, constant, passed, rows, conflict) -> None:
-    """:func:`insert_rows` on PostgreSQL: one array parameter per column given, the rows
-    read back by ``unnest`` (``INSERT ... SELECT``), :data:`UNNEST_ROWS` rows a statement;
-    a statement's text and parameters stay a few whatever the rows."""
-    columns = ", ".join(_quoted(column) for column, _ in fields)
-    arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
-    names = {column: f"u.c{n}" for n, (column, _) in enumerate(passed)}
-    listed = ", ".join(f"c{n}" for n in range(len(passed)))
-    selected = ", ".join(
-        str(constant[column]) if column in constant else names[column] for column, _ in fields
-    )
-    sql = (
-        f"INSERT INTO {table} ({columns}) SELECT {selected} FROM unnest({arrays}) AS u({listed})"
-        f"{conflict}"
-    )
-    for start in range(0, len(rows), UNNEST_ROWS):
-        batch = rows[start : start + UNNEST_ROWS]
-        params = [
-            [
-                field.get_db_prep_save(
-                    row[column] if column in row else field.get_default(), connection
-                )
-                for row in batch
-            ]
-            for column, field in passed
-        ]
+        if connection.vendor == "postgresql":
+            sql, params = f"INSERT INTO {table} ({columns}) {source}{conflict}", values
+        else:
+            sql = f"INSERT INTO {table} ({columns}) VALUES {', '.join([marks] * len(batch))}"
+            params = [value for row in zip(*values, strict=True) for value in row]
+            sql += conflict
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
 
 
-UNNEST_ROWS = 50_000
-"""Rows of one ``INSERT ... SELECT FROM unnest`` at most (PostgreSQL)."""
-NOT_IN_ARRAYS = ("JSONField",)
-"""Fields whose values :func:`insert_rows` passes one by one (an array of JSON documents is
-not what their column takes)."""
+def _saved(field: Field, values: list[Any], connection: BaseDatabaseWrapper) -> list[Any]:
+    """``values`` of the model's ``field`` as it saves them on ``connection``; an ``int`` of
+    an integer column (a foreign key to an integer key too) and a ``str`` of a text column
+    are saved as they are (the conversion only checks them), so they skip it."""
+    column = field.target_field if isinstance(field, ForeignKey) else field
+    plain = PLAIN_TYPES.get(column.get_internal_type())
+    return [
+        value if type(value) is plain else field.get_db_prep_save(value, connection)
+        for value in values
+    ]
+
+
+PLAIN_TYPES = {
+    **dict.fromkeys(
+        (
+            "IntegerField",
+            "BigIntegerField",
+            "SmallIntegerField",
+            "PositiveIntegerField",
+            "PositiveBigIntegerField",
+            "PositiveSmallIntegerField",
+            "AutoField",
+            "BigAutoField",
+            "SmallAutoField",
+        ),
+        int,
+    ),
+    "CharField": str,
+}
+"""The Python type whose values a column of each field type saves as they are."""
 INSERT_PARAMS = 30_000
 """Parameters of one ``INSERT`` at most (SQLite takes 32,766)."""
 AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")

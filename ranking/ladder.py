@@ -350,7 +350,7 @@ def ladder_repair(repair: LadderRepair) -> None:
             if row_kind == kind
         ]
         columns = sorted({name for row in rows for name in row} - {*unique.key, "kind"})
-        insert_rows(CupChange, rows, replacing=replace(unique, columns=columns), in_arrays=True)
+        insert_rows(CupChange, rows, replacing=replace(unique, columns=columns))
     if repair.recount:
         board_build(repair.season)
     else:

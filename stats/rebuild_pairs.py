@@ -254,7 +254,6 @@ def figures_write(players: Sequence[ExpectedRows]) -> None:
             for rows in players
             for (season, mode), values in sorted(rows.modes.items())
         ],
-        in_arrays=True,
     )
     insert_rows(
         PairFigures,
@@ -272,7 +271,6 @@ def figures_write(players: Sequence[ExpectedRows]) -> None:
             for rows in players
             for (side, season, mode, other), (matches, won, cups) in sorted(rows.pairs.items())
         ],
-        in_arrays=True,
     )
     insert_rows(
         StreakFigures,
@@ -291,7 +289,6 @@ def figures_write(players: Sequence[ExpectedRows]) -> None:
             for rows in players
             for (season, mode), (streaks, last) in sorted(rows.streaks.items())
         ],
-        in_arrays=True,
     )
 
 

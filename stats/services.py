@@ -19,7 +19,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.db import connections, router
+from django.db.models import QuerySet
 
+from bulk.compiled import CompiledRead
 from bulk.updates import (
     Expression,
     Upsert,
@@ -131,16 +133,20 @@ def stats_add(
     out (§11). A ranked match's line also counts in the season's ranked matches: the first
     puts the player on that season's leaderboard, and a void of the last takes them off (§10).
 
-    Two updates whatever the players (all time, the season), each adding to every column its
-    player's amount in the statement (safe under concurrent finalizations, like ``F()``).
-    Creates missing all-time rows; the season's rows must be open (:func:`season_stats_open`).
+    Two statements whatever the players (all time, the season), each adding to every column
+    its player's amount in the statement (safe under concurrent finalizations, like ``F()``):
+    a match's lines are inserted as all-time rows that add to the row they meet, a void's
+    (negative) update the rows it meets. The season's rows must be open
+    (:func:`season_stats_open`).
     """
     player_ids = sorted(pid for _, ids in teams for pid in ids)
     if not player_ids:
         return
-    insert_rows(PlayerStats, [{"player_id": pid} for pid in player_ids], skip_existing=True)
     values = [(stats_values(line), ids) for line, ids in teams]
-    update_rows(PlayerStats, "player_id", player_ids, _added(values))
+    if _taken_back(teams):
+        update_rows(PlayerStats, "player_id", player_ids, _added(values))
+    else:
+        _lines_inserted(PlayerStats, ("player_id",), values, [{}])
     if ranked:
         values = [
             (counts | {"ranked_played": line.matches_played, "ranked_won": line.matches_won}, ids)
@@ -157,22 +163,40 @@ def mode_stats_add(
     over all time and over ``season``: a match's lines in one statement (rows made as
     needed), a void's (negative) in one per row set (the rows are there)."""
     values = [(stats_values(line), ids) for line, ids in teams]
-    if any(line.matches_played < 0 for line, _ in teams):
+    if _taken_back(teams):
         player_ids = sorted(pid for _, ids in teams for pid in ids)
         for variant in (ALL_SEASONS, season):
             update_rows(
                 ModeStats, "player_id", player_ids, _added(values), season=variant, mode=mode
             )
         return
+    variants = [{"season": variant, "mode": str(mode)} for variant in (ALL_SEASONS, season)]
+    _lines_inserted(ModeStats, ("player_id", "season", "mode"), values, variants)
+
+
+def _taken_back(teams: Sequence[tuple[StatsLine, Sequence[int]]]) -> bool:
+    """Whether the lines are a void's, negative (§11): its players' rows are all there."""
+    return any(line.matches_played < 0 for line, _ in teams)
+
+
+def _lines_inserted(
+    model: type[PlayerStats | ModeStats],
+    key: Sequence[str],
+    values: Sequence[tuple[dict[str, int], Sequence[int]]],
+    variants: Sequence[Mapping[str, object]],
+) -> None:
+    """One row of ``model`` per player of ``values`` (``(counts, player ids)`` pairs) and
+    per ``variants`` (the other columns of the row's unique ``key``, which starts with the
+    player), inserted in the key's order, each adding its counts to the row it meets: one
+    statement."""
     rows = [
-        {"player_id": pid, "season": variant, "mode": str(mode), **counts}
+        {"player_id": pid, **variant, **counts}
         for counts, ids in values
         for pid in ids
-        for variant in (ALL_SEASONS, season)
+        for variant in variants
     ]
-    rows.sort(key=lambda row: (row["player_id"], row["season"]))
-    adding = Upsert(("player_id", "season", "mode"), tuple(values[0][0]), adding=True)
-    insert_rows(ModeStats, rows, replacing=adding)
+    rows.sort(key=lambda row: tuple(row[name] for name in key))
+    insert_rows(model, rows, replacing=Upsert(key, tuple(values[0][0]), adding=True))
 
 
 def _added(values: Sequence[tuple[dict[str, int], Sequence[int]]]) -> dict[str, Expression]:
@@ -229,7 +253,6 @@ def stats_replace(
             PlayerStats,
             [{"player_id": pid, **totals[pid]} for pid in sorted(totals)],
             replacing=Upsert(("player_id",), columns),
-            in_arrays=True,
         )
     by_season: dict[int, list[int]] = {}
     for player_id, season in stale:
@@ -245,7 +268,6 @@ def stats_replace(
                 for pid, number in sorted(seasons)
             ],
             replacing=Upsert(("player_id", "season"), columns),
-            in_arrays=True,
         )
 
 
@@ -311,80 +333,74 @@ def _pairs_take_back(rows: Sequence[Mapping]) -> None:
         cursor.execute(sql, params)
 
 
-STREAK_FIELDS = (
-    "win_current",
-    "win_best",
-    "loss_current",
-    "loss_best",
-    "last_completed_at",
-    "last_match",
+STREAK_COUNTS = ("win_current", "win_best", "loss_current", "loss_best")
+"""The columns of a streak row that hold :class:`matches.kort.rules.Streaks`, in its order."""
+STREAK_WRITE = Upsert(
+    ("player_id", "season", "mode"), (*STREAK_COUNTS, "last_completed_at", "last_match")
 )
+"""A streak row written over the stored one (the unique constraint ``one_streak_row``)."""
 
 
 def streaks_follow(table: MatchTable) -> None:
     """Move the streaks of the match's human players, for every season and mode it counts in
-    (module docstring): one read of their rows, then one write of them all. A match finalized
+    (module docstring): one read of their rows (compiled once per number of players,
+    ``bulk.compiled``), then one write of them all as plain values (in the order of the
+    unique key: players in id order, then :meth:`MatchTable.variants`). A match finalized
     after the latest one a row counted extends its runs by one step; a void, or a match that
     comes before that one in completion order, has the row counted again from the player's
     history (:func:`streaks_counted`)."""
+    if not table.humans:
+        return
     variants = table.variants()
-    stored = {
-        (row.player_id, row.season, row.mode): row
-        for row in StreakFigures.objects.filter(
-            player_id__in=table.humans,
-            season__in={season for season, _ in variants},
-            mode__in={mode for _, mode in variants},
+    read = _STREAKS_READ.get(len(table.humans))
+    if read is None:
+        kinds = [*[int] * len(table.humans), int, str]
+        read = _STREAKS_READ[len(table.humans)] = CompiledRead(
+            StreakFigures, _streak_rows, *kinds, for_write=True
         )
-    }
+    stored: dict[tuple[int, int, str], tuple[Streaks, tuple[datetime, int] | None]] = {}
+    for row in read(*table.humans, table.season, str(table.mode)):
+        last = None
+        if row.last_match is not None:
+            assert row.last_completed_at is not None  # the two are written together
+            last = row.last_completed_at, row.last_match
+        streaks = Streaks(*(getattr(row, name) for name in STREAK_COUNTS))
+        stored[row.player_id, row.season, row.mode] = streaks, last
     latest = (table.completed_at, table.match_id)
-    last: tuple[datetime, int] | None
     rows = []
     for player_id in table.humans:
         for season, mode in variants:
-            row = stored.get((player_id, season, mode))
-            follows = row is None or row.last_match is None or _last(row) < latest
-            if table.sign > 0 and follows:
-                before = Streaks() if row is None else _streaks(row)
-                streaks, last = before.after(table.won(player_id)), latest
+            streaks, last = stored.get((player_id, season, mode), (Streaks(), None))
+            if table.sign > 0 and (last is None or last < latest):
+                streaks, last = streaks.after(table.won(player_id)), latest
             else:
                 leave_out = table.match_id if table.sign < 0 else None
                 streaks, last = streaks_counted(player_id, season, mode, leave_out=leave_out)
-            rows.append(_streak_row(player_id, season, mode, streaks, last))
-    StreakFigures.objects.bulk_create(
-        rows,
-        update_conflicts=True,
-        unique_fields=["player", "season", "mode"],
-        update_fields=list(STREAK_FIELDS),
+            rows.append(
+                {
+                    "player_id": player_id,
+                    "season": season,
+                    "mode": mode,
+                    **{name: getattr(streaks, name) for name in STREAK_COUNTS},
+                    "last_completed_at": None if last is None else last[0],
+                    "last_match": None if last is None else last[1],
+                }
+            )
+    insert_rows(StreakFigures, rows, replacing=STREAK_WRITE)
+
+
+def _streak_rows(*arguments: int | str) -> QuerySet[StreakFigures]:
+    """The streak rows of the players ``arguments[:-2]`` over all time and the season
+    ``arguments[-2]``, both modes and the mode ``arguments[-1]``."""
+    *player_ids, season, mode = arguments
+    return StreakFigures.objects.filter(
+        player_id__in=player_ids, season__in=[ALL_SEASONS, season], mode__in=[ALL_MODES, mode]
     )
 
 
-def _last(row: StreakFigures) -> tuple[datetime, int]:
-    assert row.last_completed_at is not None and row.last_match is not None
-    return row.last_completed_at, row.last_match
-
-
-def _streaks(row: StreakFigures) -> Streaks:
-    return Streaks(row.win_current, row.win_best, row.loss_current, row.loss_best)
-
-
-def _streak_row(
-    player_id: int,
-    season: int,
-    mode: str,
-    streaks: Streaks,
-    last: tuple[datetime, int] | None,
-) -> StreakFigures:
-    return StreakFigures(
-        player_id=player_id,
-        season=season,
-        mode=mode,
-        win_current=streaks.win_current,
-        win_best=streaks.win_best,
-        loss_current=streaks.loss_current,
-        loss_best=streaks.loss_best,
-        last_completed_at=None if last is None else last[0],
-        last_match=None if last is None else last[1],
-    )
+_STREAKS_READ: dict[int, CompiledRead[StreakFigures]] = {}
+"""The compiled reads of :func:`streaks_follow`, by number of players (a match seats four at
+most)."""
 
 
 def player_results(
