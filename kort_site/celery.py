@@ -1,16 +1,39 @@
 """The Celery app: settings come from Django's ``CELERY_`` namespace (see settings.py). The
 apps' tasks are registered when Django is set up (``kort_site.apps``), in the worker as in the
 web service. A worker refuses to start with debug off and no real secret key. Around each task
-a worker treats its database connections as Django treats them around a request."""
+a worker treats its database connections as Django treats them around a request, and a
+worker whose broker is gone tries it again every 2 s at most (:class:`Consumer`)."""
 
+import functools
 import logging.config
 import os
 
 from celery import Celery
 from celery.signals import setup_logging, task_postrun, task_prerun, worker_init
+from celery.worker.consumer import Consumer as CeleryConsumer
 from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kort_site.settings")
+
+RECONNECT_SECONDS = {"interval_start": 1, "interval_step": 0.5, "interval_max": 2}
+"""How a worker tries its lost broker again: 1 s after the loss, then 0.5 s longer each time,
+never more than 2 s apart (kombu's ``ensure_connection``)."""
+
+
+class Consumer(CeleryConsumer):
+    """Celery's consumer (setting ``CELERY_WORKER_CONSUMER``), trying a lost broker again at the
+    pace of :data:`RECONNECT_SECONDS` instead of Celery's 2 s more each time, up to 30 s.
+
+    While the worker waits for its broker it runs nothing, and work lost in the outage waits
+    for the sweeper (API.md "Conventions", "Nothing is lost"): with Celery's pace a 12 s outage
+    kept the worker away 8 s more after Redis was back, a minute's outage up to 14 s more. A
+    refused connection every 2 s costs a broker that is down nothing.
+    """
+
+    def ensure_connected(self, conn):
+        conn.ensure_connection = functools.partial(conn.ensure_connection, **RECONNECT_SECONDS)
+        return super().ensure_connected(conn)
+
 
 app = Celery("kort_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -269,10 +269,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker whose broker is gone tries again forever (Celery's default gives up after 100 tries,
-# about 50 minutes), 2 s more apart each time up to 30 s: it carries on by itself when the broker
-# is back (API.md "Conventions"). kombu's Redis transport can still make it exit as the
-# connection is lost; README's command runs it under kort_site.supervise, which starts it again.
+# about 50 minutes), at most 2 s apart (kort_site.celery.Consumer): it carries on by itself
+# within 2 s of the broker being back (API.md "Conventions"). kombu's Redis transport can still
+# make it exit as the connection is lost; README's command runs it under kort_site.supervise,
+# which starts it again.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "kort_site.celery:Consumer"
 
 KORT_BAVAN_VOTE_SECONDS = env.int("KORT_BAVAN_VOTE_SECONDS", default=VOTE_LENGTH_MS // 1000)
 KORT_RANKED_REQUIRE_PLAY = env.bool("KORT_RANKED_REQUIRE_PLAY", default=False)
