@@ -18,6 +18,13 @@ class VoteStatus(models.TextChoices):
     REFUSED = "refused"
 
 
+def ms_after(opened_at: datetime, moment: datetime) -> int:
+    """Whole milliseconds from a vote's opening at ``opened_at`` to ``moment``, rounded up, so
+    that a moment even a microsecond after the deadline is past it (KORT_RULES §4). Every
+    timing rule of the vote is judged in these milliseconds."""
+    return -((opened_at - moment) // _MS)
+
+
 class BavanVote(models.Model):
     """The live Bavan vote of a round that reached 7:0 (KORT_RULES §4): ``team`` votes from
     ``opened_at`` until ``deadline`` (``KORT_BAVAN_VOTE_SECONDS`` later); ``status`` goes from
@@ -66,10 +73,8 @@ class BavanVote(models.Model):
         return (self.deadline - self.opened_at) // _MS
 
     def ms_at(self, moment: datetime) -> int:
-        """Whole milliseconds from the vote's opening to ``moment``, rounded up, so that a
-        moment even a microsecond after the deadline is past it (KORT_RULES §4). Every timing
-        rule of the vote is judged in these milliseconds."""
-        return -((self.opened_at - moment) // _MS)
+        """Whole milliseconds from the vote's opening to ``moment`` (:func:`ms_after`)."""
+        return ms_after(self.opened_at, moment)
 
     def moment_at(self, ms: int) -> datetime:
         """The moment ``ms`` milliseconds after the vote opened."""

@@ -26,7 +26,7 @@ from matches.kort.rules import (
     hands_shown,
 )
 from matches.kort.vote_due import NOTHING_DUE, DueEvents, Voter, VoteState, due_events
-from matches.live_vote.models import BavanVote, SeatVote, VoteStatus
+from matches.live_vote.models import BavanVote, SeatVote, VoteStatus, ms_after
 from matches.models import Round, Seat
 from matches.records import hands_at_vote
 
@@ -124,32 +124,24 @@ class SeatVoteSeen:
 
 @dataclass(frozen=True)
 class VoteSeen:
-    """A live vote as everyone sees it at a moment (API.md "Live Bavan vote"): as stored plus
-    what is due by then (``due``), with the 7:0 team's ``revealed_hands`` while they are shown
-    (``{"<seat>": [cards]}``, else None). ``votes`` are in the order they were counted."""
+    """A live vote as everyone sees it at a moment (API.md "Live Bavan vote"), a plain value:
+    the 7:0 ``team``, when it opened and its deadline, as stored, plus what is due by then
+    (``due``: the ``status``, ``resolved_at`` and ``votes`` include it), with the team's
+    ``revealed_hands`` while they are shown (``{"<seat>": [cards]}``, else None). ``votes``
+    are in the order they were counted."""
 
-    stored: BavanVote
+    team: str
+    opened_at: datetime
+    deadline: datetime
     status: str
     resolved_at: datetime | None
     votes: tuple[SeatVoteSeen, ...]
     revealed_hands: dict[str, list[str]] | None
     due: DueEvents
 
-    @property
-    def team(self) -> str:
-        return self.stored.team
-
-    @property
-    def opened_at(self) -> datetime:
-        return self.stored.opened_at
-
-    @property
-    def deadline(self) -> datetime:
-        return self.stored.deadline
-
     def ms_at(self, moment: datetime) -> int:
-        """As ``BavanVote.ms_at``."""
-        return self.stored.ms_at(moment)
+        """Whole milliseconds from the vote's opening to ``moment`` (``ms_after``)."""
+        return ms_after(self.opened_at, moment)
 
 
 def vote_seen(vote: BavanVote, now: datetime, seats: Sequence[VoterSeat] | None = None) -> VoteSeen:
@@ -174,7 +166,9 @@ def vote_seen(vote: BavanVote, now: datetime, seats: Sequence[VoterSeat] | None 
         assert due.resolved_at_ms is not None  # set with the decision
         status = VoteStatus.GO if due.decision is BavanDecision.GO else VoteStatus.REFUSED
         resolved_at = vote.moment_at(due.resolved_at_ms)
-    seen = VoteSeen(vote, status, resolved_at, tuple(shown), None, due)
+    seen = VoteSeen(
+        vote.team, vote.opened_at, vote.deadline, status, resolved_at, tuple(shown), None, due
+    )
     hands = hands_at_vote(vote.opening_play, vote.round.trump_seat)
     return replace(seen, revealed_hands=revealed_hands(seen, hands, now))
 
