@@ -59,12 +59,8 @@ def at_least(column: str, expression: Expression, *, vendor: str) -> Expression:
     """The higher of ``column`` and ``expression`` (``GREATEST``; two-argument ``MAX`` on
     SQLite)."""
     sql, params = expression
-    return f"{_greatest(vendor)}({_quoted(column)}, {sql})", params
-
-
-def _greatest(vendor: str) -> str:
-    """The SQL function that picks the higher of two values on a database of ``vendor``."""
-    return "MAX" if vendor == "sqlite" else "GREATEST"
+    function = "MAX" if vendor == "sqlite" else "GREATEST"
+    return f"{function}({_quoted(column)}, {sql})", params
 
 
 def vendor_of(model: type[Model]) -> str:
@@ -139,7 +135,7 @@ def insert_rows(
     conflict = " ON CONFLICT DO NOTHING" if skip_existing else ""
     table = _quoted(model._meta.db_table)
     if replacing is not None:
-        conflict = replacing.clause(table, connection.vendor)
+        conflict = replacing.clause(table)
     if connection.vendor == "postgresql":
         arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
         named = ", ".join(_quoted(column) for column, _ in passed)
@@ -210,30 +206,24 @@ AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")
 @dataclass(frozen=True)
 class Upsert:
     """The unique index an inserted row may meet (its ``key`` columns, and the ``where`` of a
-    partial index, SQL over the model's columns) and what the existing row takes from the
-    inserted one: the values of ``columns``; the values of ``added`` added to its own (a
-    negative amount takes a row back down: a voided match); and for each ``(column, source)``
-    of ``highest``, the higher of its ``column`` and the inserted row's ``source``."""
+    partial index, SQL over the model's columns) and the ``columns`` the existing row takes
+    from the inserted one; with ``adding``, the inserted row's values are added to the
+    existing row's (a negative amount takes a row back down: a voided match)."""
 
     key: Sequence[str]
-    columns: Sequence[str] = ()
+    columns: Sequence[str]
     where: str = ""
-    added: Sequence[str] = ()
-    highest: Sequence[tuple[str, str]] = ()
+    adding: bool = False
 
-    def clause(self, table: str, vendor: str) -> str:
-        """The ``ON CONFLICT`` clause of an ``INSERT INTO table`` (``table`` quoted) on a
-        database of ``vendor`` (``postgresql``, ``sqlite``)."""
+    def clause(self, table: str) -> str:
+        """The ``ON CONFLICT`` clause of an ``INSERT INTO table`` (``table`` quoted)."""
         target = ", ".join(_quoted(column) for column in self.key)
         where = f" WHERE {self.where}" if self.where else ""
-        sets = [f"{q} = excluded.{q}" for q in map(_quoted, self.columns)]
-        sets += [f"{q} = {table}.{q} + excluded.{q}" for q in map(_quoted, self.added)]
-        sets += [
-            f"{q} = {_greatest(vendor)}({table}.{q}, excluded.{_quoted(source)})"
-            for q, source in ((_quoted(column), source) for column, source in self.highest)
-        ]
-        sets_sql = ", ".join(sets)
-        return f" ON CONFLICT ({target}){where} DO UPDATE SET {sets_sql}"
+        sets = ", ".join(
+            f"{q} = {table}.{q} + excluded.{q}" if self.adding else f"{q} = excluded.{q}"
+            for q in map(_quoted, self.columns)
+        )
+        return f" ON CONFLICT ({target}){where} DO UPDATE SET {sets}"
 
 
 def update_values(

@@ -112,41 +112,21 @@ def stats_follow(
     ``season``'s and to the mode's statistics (:func:`stats_add`; rows of ``season`` opened
     with the totals before when no total moved), and the match's ``table`` moves the §12
     figures of its human players (:func:`pairs_follow`, then :func:`streaks_follow`)."""
-    if lines and season is not None and _season_rows_at_once(cups, lines, season):
-        stats_add(lines, season=season, ranked=ranked, cups=cups)
-    else:
-        if cups.season is not None and cups.after:
-            season_stats_open(cups.season, {pid: cups.before[pid] for pid in cups.after})
-            season_cups_record(cups.season, cups.after)
-        if lines:
-            assert season is not None
-            if not cups.after:
-                season_stats_open(season, cups.before)
-            stats_add(lines, season=season, ranked=ranked)
+    if cups.season is not None and cups.after:
+        season_stats_open(cups.season, {pid: cups.before[pid] for pid in cups.after})
+        season_cups_record(cups.season, cups.after)
+    if lines:
+        assert season is not None
+        if not cups.after:
+            season_stats_open(season, cups.before)
+        stats_add(lines, season=season, ranked=ranked)
     if table is not None:
         pairs_follow(table)
         streaks_follow(table)
 
 
-def _season_rows_at_once(
-    cups: SeasonCups, lines: Sequence[tuple[StatsLine, Sequence[int]]], season: int
-) -> bool:
-    """Whether the season rows of a change are opened, follow its totals and add its lines in
-    one statement (:func:`season_lines_add`): a match's lines (not a void's), in the season
-    whose totals moved (if any did), for exactly the players whose totals moved."""
-    if _taken_back(lines):
-        return False
-    if not cups.after:
-        return True
-    return cups.season == season and {pid for _, ids in lines for pid in ids} == set(cups.after)
-
-
 def stats_add(
-    teams: Sequence[tuple[StatsLine, Sequence[int]]],
-    *,
-    season: int,
-    ranked: bool,
-    cups: SeasonCups | None = None,
+    teams: Sequence[tuple[StatsLine, Sequence[int]]], *, season: int, ranked: bool
 ) -> None:
     """Add each team's ``line`` to its players' all-time statistics and to those of
     ``season``: ``teams`` is ``(line, player ids)`` pairs; ``-line`` takes a voided match back
@@ -157,8 +137,7 @@ def stats_add(
     its player's amount in the statement (safe under concurrent finalizations, like ``F()``):
     a match's lines are inserted as all-time rows that add to the row they meet, a void's
     (negative) update the rows it meets. The season's rows must be open
-    (:func:`season_stats_open`), unless ``cups`` (a match's lines) opens them and records
-    its totals in the same statement (:func:`season_lines_add`).
+    (:func:`season_stats_open`).
     """
     player_ids = sorted(pid for _, ids in teams for pid in ids)
     if not player_ids:
@@ -173,38 +152,8 @@ def stats_add(
             (counts | {"ranked_played": line.matches_played, "ranked_won": line.matches_won}, ids)
             for (counts, ids), (line, _) in zip(values, teams, strict=True)
         ]
-    if cups is None:
-        update_rows(SeasonStats, "player_id", player_ids, _added(values), season=season)
-    else:
-        season_lines_add(season, cups, values)
+    update_rows(SeasonStats, "player_id", player_ids, _added(values), season=season)
     mode_stats_add(teams, season=season, mode=Mode.RANKED if ranked else Mode.ROOM)
-
-
-def season_lines_add(
-    season: int, cups: SeasonCups, values: Sequence[tuple[dict[str, int], Sequence[int]]]
-) -> None:
-    """A match's lines (``(counts, player ids)`` pairs) added to its players' rows of
-    ``season`` in one statement: a row a player has not got yet is opened from the total
-    they had before the match (§10), and where the match moved the totals (``cups.after``,
-    every player of ``values``) each row's ``cups`` become the new total and ``best_cups``
-    the higher of the two, as :func:`season_stats_open` then :func:`season_cups_record`
-    would."""
-    rows = []
-    for counts, ids in values:
-        for pid in ids:
-            total = cups.after.get(pid, cups.before[pid])
-            best = max(cups.before[pid], total)
-            rows.append({"player_id": pid, "season": season, "cups": total, "best_cups": best})
-            rows[-1].update(counts)
-    rows.sort(key=lambda row: row["player_id"])
-    moved = bool(cups.after)
-    upsert = Upsert(
-        ("player_id", "season"),
-        ("cups",) if moved else (),
-        added=tuple(values[0][0]),
-        highest=(("best_cups", "cups"),) if moved else (),
-    )
-    insert_rows(SeasonStats, rows, replacing=upsert)
 
 
 def mode_stats_add(
@@ -247,7 +196,7 @@ def _lines_inserted(
         for variant in variants
     ]
     rows.sort(key=lambda row: tuple(row[name] for name in key))
-    insert_rows(model, rows, replacing=Upsert(key, added=tuple(values[0][0])))
+    insert_rows(model, rows, replacing=Upsert(key, tuple(values[0][0]), adding=True))
 
 
 def _added(values: Sequence[tuple[dict[str, int], Sequence[int]]]) -> dict[str, Expression]:
@@ -357,7 +306,7 @@ def pairs_follow(table: MatchTable) -> None:
                 )
     rows.sort(key=lambda row: tuple(row[name] for name in PAIR_UNIQUE))
     if table.sign > 0:
-        adding = Upsert(PAIR_UNIQUE, added=("matches", "won", "cups"))
+        adding = Upsert(PAIR_UNIQUE, ("matches", "won", "cups"), adding=True)
         insert_rows(PairFigures, rows, replacing=adding)
     else:
         _pairs_take_back(rows)

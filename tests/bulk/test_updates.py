@@ -9,7 +9,6 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from bulk.updates import (
-    Upsert,
     added_by_key,
     at_least,
     by_key,
@@ -141,33 +140,3 @@ def test_an_insert_that_breaks_a_unique_constraint_fails_without_skip_existing(d
     insert_rows(PlayerStats, [{"player_id": amir.pk}], skip_existing=True)
 
     assert PlayerStats.objects.filter(player=amir).count() == 1
-
-
-def test_an_upsert_sets_adds_and_keeps_the_higher_value_of_the_rows_it_meets(db):
-    amir, nima, sara = _players("amir", "nima", "sara")
-    SeasonStats.objects.create(player=amir, season=2, cups=8, best_cups=20, matches_played=3)
-    SeasonStats.objects.create(player=nima, season=2, cups=8, best_cups=9, matches_played=1)
-    upsert = Upsert(
-        ("player_id", "season"),
-        ("cups",),
-        added=("matches_played",),
-        highest=(("best_cups", "cups"),),
-    )
-
-    with CaptureQueriesContext(connection) as statements:
-        insert_rows(
-            SeasonStats,
-            [
-                {"player_id": p.pk, "season": 2, "cups": 12, "best_cups": 14, "matches_played": 1}
-                for p in (amir, nima, sara)
-            ],
-            replacing=upsert,
-        )
-
-    assert len(statements) == 1
-    rows = {
-        row.player_id: (row.cups, row.best_cups, row.matches_played)
-        for row in SeasonStats.objects.filter(season=2)
-    }
-    # amir's best stays above the new total, nima's rises to it, sara's row is new as given.
-    assert rows == {amir.pk: (12, 20, 4), nima.pk: (12, 12, 2), sara.pk: (12, 14, 1)}
