@@ -282,7 +282,10 @@ def pairs_follow(table: MatchTable) -> None:
     opponents figures of each of its human players, for every stored season and mode it
     counts in (:meth:`MatchTable.variants`): one statement for the match's rows (rows in the
     order of the unique key, which every writer follows). The rows are those of the match's
-    human players only, whose player rows the ladder holds locked (``ranking.ladder``)."""
+    human players only, whose player rows the ladder holds locked (``ranking.ladder``); a
+    match of bots alone has none."""
+    if not table.humans:
+        return
     rows = []
     for player_id in table.humans:
         won = int(table.won(player_id))

@@ -8,9 +8,10 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from matches.models import Match
+from players.services import player_create
 from ranking.models import CupChange, SeasonStanding
 from ranking.services import match_void
-from stats.models import PlayerStats, SeasonStats
+from stats.models import PairFigures, PlayerStats, SeasonStats
 from tests.api_steps import PLAYERS, match_play, match_read, match_start, player_read, round_body
 from tests.concurrency import at_once
 from tests.ranking.season_steps import SEASONS, board, season_end, season_one_play
@@ -186,6 +187,19 @@ def test_voiding_a_room_match_removes_it_from_statistics_only(api, ladder):
     assert CupChange.objects.count() == ledger
     assert player_read(api, jaleh, "stats/")["matches_played"] == 0
     assert player_read(api, ladder["amir"], "stats/")["matches_played"] == 2
+
+
+def test_voiding_a_match_of_four_bots_moves_nothing(service):
+    """A match of bots alone moves no cups, statistics nor §12 figures; its void has nothing
+    to take back (KORT_RULES §11, §12)."""
+    bots = [player_create(username=f"bot-{seat}", is_bot=True).id for seat in range(4)]
+    match_id = match_play(service, bots, [round_body(0, 7, 0, "stop")])
+
+    match_void(match_id, "a test table")
+
+    assert Match.objects.get(pk=match_id).status == "void"
+    assert not PairFigures.objects.filter(player_id__in=bots).exists()
+    assert not PlayerStats.objects.filter(player_id__in=bots).exists()
 
 
 # --- the admin ------------------------------------------------------------------------------
