@@ -101,7 +101,7 @@ def insert_rows(
     skip_existing: bool = False,
     replacing: Upsert | None = None,
 ) -> None:
-    """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` parameters,
+    """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` values,
     each row's columns not given taking the model field's default; with ``skip_existing``,
     rows that would break a unique constraint are left out (``ON CONFLICT DO NOTHING``). Keys
     are column names of concrete fields; the auto primary key is left to the database.
@@ -116,8 +116,8 @@ def insert_rows(
 
     On PostgreSQL the rows are one array per column (``INSERT ... SELECT FROM unnest(...)``,
     the rows inserted in the order given): the statement's text and its parameters are as
-    many whatever the rows, so the driver builds the text once; on SQLite, one ``VALUES``
-    tuple a row."""
+    many whatever the rows, so the driver builds the text once; on SQLite (and for rows that
+    give no column), one ``VALUES`` tuple a row, one parameter a value."""
     connection = connections[router.db_for_write(model)]
     fields = [
         (str(field.column), field)
@@ -136,16 +136,16 @@ def insert_rows(
     table = _quoted(model._meta.db_table)
     if replacing is not None:
         conflict = replacing.clause(table)
-    if connection.vendor == "postgresql":
+    unnested = None
+    if connection.vendor == "postgresql" and passed:
         arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
         named = ", ".join(_quoted(column) for column, _ in passed)
         chosen = ", ".join(
             str(constant[column]) if column in constant else f"u.{_quoted(column)}"
             for column, _ in fields
         )
-        source = f"SELECT {chosen} FROM unnest({arrays}) AS u ({named})"
-    else:
-        marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
+        unnested = f"SELECT {chosen} FROM unnest({arrays}) AS u ({named})"
+    marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
     per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
     for start in range(0, len(rows), per_statement):
         batch = rows[start : start + per_statement]
@@ -157,14 +157,13 @@ def insert_rows(
             )
             for column, field in passed
         ]
-        if connection.vendor == "postgresql":
-            sql, params = f"INSERT INTO {table} ({columns}) {source}{conflict}", values
+        if unnested is not None:
+            source, params = unnested, values
         else:
-            sql = f"INSERT INTO {table} ({columns}) VALUES {', '.join([marks] * len(batch))}"
+            source = f"VALUES {', '.join([marks] * len(batch))}"
             params = [value for row in zip(*values, strict=True) for value in row]
-            sql += conflict
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(f"INSERT INTO {table} ({columns}) {source}{conflict}", params)
 
 
 def _saved(field: Field, values: list[Any], connection: BaseDatabaseWrapper) -> list[Any]:
@@ -179,6 +178,12 @@ def _saved(field: Field, values: list[Any], connection: BaseDatabaseWrapper) -> 
     ]
 
 
+INSERT_PARAMS = 30_000
+"""Values one statement of many rows carries at most (:func:`insert_rows`,
+:func:`update_values`): a parameter each where each value is one (SQLite takes 32,766), the
+arrays' lengths together in PostgreSQL's inserts."""
+AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")
+"""Primary keys the database numbers itself."""
 PLAIN_TYPES = {
     **dict.fromkeys(
         (
@@ -188,19 +193,13 @@ PLAIN_TYPES = {
             "PositiveIntegerField",
             "PositiveBigIntegerField",
             "PositiveSmallIntegerField",
-            "AutoField",
-            "BigAutoField",
-            "SmallAutoField",
+            *AUTO_FIELDS,
         ),
         int,
     ),
     "CharField": str,
 }
 """The Python type whose values a column of each field type saves as they are."""
-INSERT_PARAMS = 30_000
-"""Parameters of one ``INSERT`` at most (SQLite takes 32,766)."""
-AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")
-"""Primary keys the database numbers itself."""
 
 
 @dataclass(frozen=True)
