@@ -16,9 +16,9 @@ from datetime import datetime
 
 from domain.errors import NotFound
 from matches.history import ROUND_COLUMNS, STORED_COLUMNS, HistoryRound, MatchValue
-from matches.kort.rules import BavanDecision, Team, team_of
+from matches.kort.rules import BavanDecision
 from matches.live_vote.selectors import VoteSeen, bavan_vote, vote_seen
-from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
+from matches.models import Match, MatchStatus, Round, RoundStatus, Seat, SeatFacts
 from matches.rounds import round_finished
 
 NO_MATCH = "No Match matches the given query."
@@ -26,19 +26,15 @@ NO_MATCH = "No Match matches the given query."
 
 
 @dataclass(frozen=True)
-class SeatValue:
+class SeatValue(SeatFacts):
     """A seat of a match, as stored (``matches.models.Seat``'s columns of the same names),
-    with whether its player is a bot."""
+    with whether its player is a bot, and what they tell (``SeatFacts``)."""
 
     seat: int
     player_id: int
     player_is_bot: bool
     left_at: datetime | None
     """When the seat's player left (a bot plays for the seat from then), None while seated."""
-
-    @property
-    def team(self) -> Team:
-        return team_of(self.seat)
 
 
 SEAT_COLUMNS = ("seat", "player_id", "player__is_bot", "left_at")

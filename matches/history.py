@@ -21,8 +21,7 @@ from typing import Any
 from django.db.models import F, Q, QuerySet
 
 from domain.errors import NotFound
-from matches.kort.rules import Mode, RoundResult, Team
-from matches.models import Match, Round, Seat, gives_cups, stored_result
+from matches.models import Match, MatchFacts, Round, RoundFacts, Seat
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
@@ -74,9 +73,9 @@ class Cursor:
 
 
 @dataclass(frozen=True)
-class HistoryRound:
+class HistoryRound(RoundFacts):
     """A round of a match of a history, as stored (``matches.models.Round``'s columns of the
-    same names): what the API's match shows of it."""
+    same names, with what they tell, ``RoundFacts``): what the API's match shows of it."""
 
     number: int
     status: str
@@ -91,28 +90,17 @@ class HistoryRound:
     shutout_team: str | None
     play: dict | None
 
-    @property
-    def tricks(self) -> dict[Team, int]:
-        return {Team.A: self.tricks_a, Team.B: self.tricks_b}
-
-    @property
-    def result(self) -> RoundResult:
-        """The round as the rules module's value object (finished rounds only)."""
-        return stored_result(
-            self.trump_seat, self.outcome, self.winner, self.wins_awarded, self.shutout_team
-        )
-
 
 ROUND_COLUMNS = tuple(field.name for field in fields(HistoryRound))
 """The columns of ``Round`` a history's rounds are read from."""
 
 
 @dataclass(frozen=True)
-class MatchValue:
-    """A match as stored (``matches.models.Match``'s columns of the same names), with the
-    players of its seats and, when read along, its rounds: what the API's match shows of it,
-    in a player's history (:class:`HistoryMatch`) and read alone
-    (``matches.details.MatchDetail``)."""
+class MatchValue(MatchFacts):
+    """A match as stored (``matches.models.Match``'s columns of the same names, with what
+    they tell, ``MatchFacts``), with the players of its seats and, when read along, its
+    rounds: what the API's match shows of it, in a player's history (:class:`HistoryMatch`)
+    and read alone (``matches.details.MatchDetail``)."""
 
     id: int
     mode: str
@@ -136,18 +124,15 @@ class MatchValue:
     rounds: tuple[HistoryRound, ...] | None
     """The rounds by number; None when the match was read without them."""
 
-    @property
-    def wins(self) -> dict[Team, int]:
-        return {Team.A: self.wins_a, Team.B: self.wins_b}
+    def seat_player_ids(self) -> list[int]:
+        """The player ids of seats 0..3, as ``Match.seat_player_ids`` gives a model's."""
+        return list(self.seats)
 
-    @property
-    def is_ranked(self) -> bool:
-        return self.mode == Mode.RANKED
-
-    @property
-    def gave_cups(self) -> bool:
-        """Whether the match gave cups (``matches.models.gives_cups``)."""
-        return gives_cups(self.mode, self.finalized_at)
+    def rounds_in_order(self) -> tuple[HistoryRound, ...]:
+        """The rounds by number, as ``Match.rounds_in_order`` gives a model's: a value read
+        with its rounds only."""
+        assert self.rounds is not None, f"match {self.id} was read without its rounds"
+        return self.rounds
 
 
 STORED_COLUMNS = tuple(

@@ -5,6 +5,7 @@ models. Bazar Belote score sheets are the ``belote`` app's."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
 from django.db import models
 from django.db.models import Q
@@ -29,7 +30,42 @@ class MatchStatus(models.TextChoices):
     VOID = "void"
 
 
-class Match(models.Model):
+class MatchColumns(Protocol):
+    """The columns of a match that :class:`MatchFacts` reads: a ``Match``'s, or a plain
+    value's of the same names (``matches.history.MatchValue``)."""
+
+    @property
+    def mode(self) -> str: ...
+
+    @property
+    def wins_a(self) -> int: ...
+
+    @property
+    def wins_b(self) -> int: ...
+
+    @property
+    def finalized_at(self) -> datetime | None: ...
+
+
+class MatchFacts:
+    """What a match's columns tell, the same for the model and for a plain value of its
+    columns (:class:`MatchColumns`)."""
+
+    @property
+    def wins(self: MatchColumns) -> dict[Team, int]:
+        return {Team.A: self.wins_a, Team.B: self.wins_b}
+
+    @property
+    def is_ranked(self: MatchColumns) -> bool:
+        return self.mode == Mode.RANKED
+
+    @property
+    def gave_cups(self: MatchColumns) -> bool:
+        """Whether the match gave cups: a ranked match, once finalized (KORT_RULES §7)."""
+        return self.finalized_at is not None and self.mode == Mode.RANKED
+
+
+class Match(MatchFacts, models.Model):
     """A series of rounds to ``target_wins`` (3 ranked, 7 room). ``next_trump_seat`` is the
     caller the next reported round must name (KORT_RULES §5); ``status`` goes in_progress →
     completed (a team reached the target) → finalized (cups and statistics applied), and an
@@ -131,14 +167,6 @@ class Match(models.Model):
     def __str__(self):
         return f"match {self.pk} ({self.mode})"
 
-    @property
-    def wins(self) -> dict[Team, int]:
-        return {Team.A: self.wins_a, Team.B: self.wins_b}
-
-    @property
-    def is_ranked(self) -> bool:
-        return self.mode == Mode.RANKED
-
     seats_in_hand: list[Seat] | None = None
     """Not stored: the match's seats by seat as a write holds them (``matches.services``), or
     None: :meth:`seats_in_order` reads them then."""
@@ -160,19 +188,41 @@ class Match(models.Model):
             return self.rounds_in_hand
         return sorted(self.rounds.all(), key=lambda round_: round_.number)
 
+    def seat_player_ids(self) -> list[int]:
+        """The player ids of seats 0..3 (:meth:`seats_in_order`)."""
+        return [seat.player_id for seat in self.seats_in_order()]
+
+
+class SeatColumns(Protocol):
+    """The columns of a seat that :class:`SeatFacts` reads: a ``Seat``'s (its player's bot
+    flag through the player), or a plain value's of the same names
+    (``matches.details.SeatValue``)."""
+
     @property
-    def gave_cups(self) -> bool:
-        """Whether the match gave cups (:func:`gives_cups`)."""
-        return gives_cups(self.mode, self.finalized_at)
+    def seat(self) -> int: ...
+
+    @property
+    def player_is_bot(self) -> bool: ...
+
+    @property
+    def left_at(self) -> datetime | None: ...
 
 
-def gives_cups(mode: str, finalized_at: datetime | None) -> bool:
-    """Whether a match of ``mode``, finalized at ``finalized_at`` (None: not yet), gave cups: a
-    ranked match, once finalized (KORT_RULES §7)."""
-    return finalized_at is not None and mode == Mode.RANKED
+class SeatFacts:
+    """What a seat's columns tell, the same for the model and for a plain value of its
+    columns (:class:`SeatColumns`)."""
+
+    @property
+    def team(self: SeatColumns) -> Team:
+        return team_of(self.seat)
+
+    @property
+    def counts_as_bot(self: SeatColumns) -> bool:
+        """Whether a bot plays and votes for this seat (KORT_RULES §4, §9)."""
+        return counts_as_bot(self.player_is_bot, self.left_at is not None)
 
 
-class Seat(models.Model):
+class Seat(SeatFacts, models.Model):
     """A player's seat (0..3) in a match; team A = seats 0 and 2, team B = seats 1 and 3.
     ``match_created_at`` repeats the match's ``created_at`` (never changed after creation), so
     the "My games" history pages by keyset at any depth (API.md "Players")."""
@@ -204,17 +254,8 @@ class Seat(models.Model):
         return f"seat {self.seat} of match {self.match_id}: {self.player_id}"
 
     @property
-    def team(self) -> Team:
-        return team_of(self.seat)
-
-    @property
     def player_is_bot(self) -> bool:
         return self.player.is_bot
-
-    @property
-    def counts_as_bot(self) -> bool:
-        """Whether a bot plays and votes for this seat (KORT_RULES §4, §9)."""
-        return counts_as_bot(self.player_is_bot, self.left_at is not None)
 
 
 class RoundStatus(models.TextChoices):
@@ -223,7 +264,49 @@ class RoundStatus(models.TextChoices):
     FINISHED = "finished"
 
 
-class Round(models.Model):
+class RoundColumns(Protocol):
+    """The columns of a round that :class:`RoundFacts` reads: a ``Round``'s, or a plain
+    value's of the same names (``matches.history.HistoryRound``)."""
+
+    @property
+    def trump_seat(self) -> int: ...
+
+    @property
+    def tricks_a(self) -> int: ...
+
+    @property
+    def tricks_b(self) -> int: ...
+
+    @property
+    def outcome(self) -> str | None: ...
+
+    @property
+    def winner(self) -> str | None: ...
+
+    @property
+    def wins_awarded(self) -> int | None: ...
+
+    @property
+    def shutout_team(self) -> str | None: ...
+
+
+class RoundFacts:
+    """What a round's columns tell, the same for the model and for a plain value of its
+    columns (:class:`RoundColumns`)."""
+
+    @property
+    def tricks(self: RoundColumns) -> dict[Team, int]:
+        return {Team.A: self.tricks_a, Team.B: self.tricks_b}
+
+    @property
+    def result(self: RoundColumns) -> RoundResult:
+        """The stored round as the rules module's value object (finished rounds only)."""
+        return stored_result(
+            self.trump_seat, self.outcome, self.winner, self.wins_awarded, self.shutout_team
+        )
+
+
+class Round(RoundFacts, models.Model):
     """A reported round. A finished round carries the outcome the rules gave it (KORT_RULES §2);
     a round at 7:0 with a live vote is ``voting``, then ``bavan`` (going for Bavan, awaiting its
     finish) or finished as a Kort / At-kort (§4). ``report`` keeps the report's canonical body
@@ -279,17 +362,6 @@ class Round(models.Model):
 
     def __str__(self):
         return f"round {self.number} of match {self.match_id}: {self.outcome or self.status}"
-
-    @property
-    def tricks(self) -> dict[Team, int]:
-        return {Team.A: self.tricks_a, Team.B: self.tricks_b}
-
-    @property
-    def result(self) -> RoundResult:
-        """The stored round as the rules module's value object (finished rounds only)."""
-        return stored_result(
-            self.trump_seat, self.outcome, self.winner, self.wins_awarded, self.shutout_team
-        )
 
 
 def stored_result(

@@ -1,12 +1,11 @@
 """Reads of matches (API.md "Matches" and the "My games" history), and the check of stored
 round records against their replay (KORT_RULES §1-§4)."""
 
-from collections.abc import Iterable
 from datetime import datetime
 
 from django.db.models import F, Prefetch, Q, QuerySet
 
-from matches.history import HistoryRound, MatchValue
+from matches.history import MatchValue
 from matches.kort.replay import InvalidRecordError, replay_record
 from matches.kort.rules import Team, TeamCups, cups_breakdown
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
@@ -18,22 +17,15 @@ ROUNDS_IN_ORDER = Prefetch(
 """A match's seats by seat and its rounds by number (with their live votes), read along."""
 
 
-def match_cups_breakdown(match: Match) -> dict[Team, TeamCups] | None:
+def match_cups_breakdown(match: Match | MatchValue) -> dict[Team, TeamCups] | None:
     """Each team's cups of a finalized ranked match, round by round and its bonuses (API.md
-    "Match cups explained"), from its rounds in order (:func:`cups_explained`)."""
-    return cups_explained(match, match.rounds_in_order())
-
-
-def cups_explained(
-    match: Match | MatchValue, rounds: Iterable[Round | HistoryRound]
-) -> dict[Team, TeamCups] | None:
-    """Each team's cups of ``match``, round by round (its ``rounds`` in order) and its
-    bonuses (KORT_RULES §7); None when it gave no cups (not finalized, a room match). A void
-    match still shows what it had given."""
+    "Match cups explained"), from its rounds in order (a model's, or a plain value's read with
+    its rounds); None when it gave no cups (not finalized, a room match). A void match still
+    shows what it had given."""
     if not match.gave_cups:
         return None
     assert match.winner is not None  # a finalized match has its winner
-    results = [round_.result for round_ in rounds]
+    results = [round_.result for round_ in match.rounds_in_order()]
     return cups_breakdown(results, Team(match.winner), match.wins)
 
 

@@ -553,7 +553,7 @@ def team_names(seats: dict[int, int], names: dict[int, Player], team: Team) -> s
 
 def _cups_rows(match: MatchDetail, seats: dict[int, int], names: dict[int, Player]) -> list:
     """The match's cups breakdown per team, as the API's ``cups_breakdown``."""
-    breakdown = match_selectors.cups_explained(match, match.rounds)
+    breakdown = match_selectors.match_cups_breakdown(match)
     if breakdown is None:
         return []
     return [

@@ -9,12 +9,12 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 from matches.cups import matches_cups
-from matches.details import MatchDetail
-from matches.kort.rules import BavanDecision, Mode, Team, TeamCups, Vote
+from matches.history import MatchValue
+from matches.kort.rules import BavanDecision, Mode, Vote
 from matches.live_vote.serializers import BavanVoteSerializer, PlayRecordField, TricksSerializer
 from matches.models import Match, Round
 from matches.reports import LIVE_VOTE, TRICKS_REQUIRED, RoundReport
-from matches.selectors import cups_explained, match_cups_breakdown
+from matches.selectors import match_cups_breakdown
 
 
 class CastVoteSerializer(serializers.Serializer):
@@ -176,7 +176,7 @@ class MatchSerializer(serializers.ModelSerializer):
         ]
 
     def get_seats(self, match) -> list[int]:
-        return [seat.player_id for seat in match.seats_in_order()]
+        return match.seat_player_ids()
 
     def get_wins(self, match) -> dict[str, int]:
         return match.wins
@@ -192,58 +192,32 @@ class MatchSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(CupsBreakdownSerializer(allow_null=True))
     def get_cups_breakdown(self, match) -> dict | None:
-        return breakdown_shown(match_cups_breakdown(match))
-
-
-def breakdown_shown(breakdown: dict[Team, TeamCups] | None) -> dict | None:
-    """A match's cups breakdown as the API's ``cups_breakdown`` shows it
-    (:class:`CupsBreakdownSerializer`), or None."""
-    if breakdown is None:
-        return None
-    return {
-        team.value: {
-            "rounds": list(cups.rounds),
-            "match_bonus": cups.match_bonus,
-            "sweep_bonus": cups.sweep_bonus,
-            "total": cups.total,
+        breakdown = match_cups_breakdown(match)
+        if breakdown is None:
+            return None
+        return {
+            team.value: {
+                "rounds": list(cups.rounds),
+                "match_bonus": cups.match_bonus,
+                "sweep_bonus": cups.sweep_bonus,
+                "total": cups.total,
+            }
+            for team, cups in breakdown.items()
         }
-        for team, cups in breakdown.items()
-    }
 
 
-class MatchValueSerializer(MatchSerializer):
-    """A match as :class:`MatchSerializer` shows it, read from a plain value
-    (``matches.history.MatchValue`` with its rounds) instead of a model instance."""
-
-    rounds = RoundSerializer(many=True, read_only=True)
-
-    def get_seats(self, match) -> list[int]:
-        return list(match.seats)
-
-    @extend_schema_field(CupsBreakdownSerializer(allow_null=True))
-    def get_cups_breakdown(self, match) -> dict | None:
-        return breakdown_shown(cups_explained(match, match.rounds))
-
-
-class HistoryMatchSerializer(MatchValueSerializer):
+class HistoryMatchSerializer(MatchSerializer):
     """A match of a player's history, as ``/matches/{id}/`` shows it. Its own name in the
     schema, since the history's pages are cursor pages (no ``count``), unlike ``/matches/``."""
 
     # Read from a ``matches.history.HistoryMatch``. The docstring is the schema's.
 
 
-def match_shown(match: MatchDetail) -> dict:
-    """``match`` (``matches.details.match_detail``) as :class:`MatchSerializer` shows it: the
-    API's ``GET /matches/{id}/``."""
-    return _MATCH_SHOWN.to_representation(match)
-
-
-_MATCH_SHOWN = MatchValueSerializer()
-
-
-def match_answer(match: Match) -> dict:
-    """``match`` as :class:`MatchSerializer` shows it (its seats and rounds in hand or read
-    along). One serializer shows every answer, so its fields are built once, not per answer."""
+def match_answer(match: Match | MatchValue) -> dict:
+    """``match`` as :class:`MatchSerializer` shows it: a model (its seats and rounds in hand or
+    read along) or a plain value read with its rounds (``matches.details.match_detail``, the
+    API's ``GET /matches/{id}/``). One serializer shows every answer, so its fields are built
+    once, not per answer."""
     return _MATCH_ANSWER.to_representation(match)
 
 

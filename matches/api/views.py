@@ -20,7 +20,6 @@ from matches.api.serializers import (
     RoundReportedSerializer,
     RoundReportSerializer,
     match_answer,
-    match_shown,
 )
 from matches.cups import cups_of
 from matches.kort.rules import next_trump_seat
@@ -134,7 +133,7 @@ class MatchViewSet(
         # A match as everyone sees it now (``matches.details.match_detail``), with what is due
         # in the live vote of its last round shown (a refusal due shows its round finished);
         # nothing is written. No docstring: the schema describes the read by the class's.
-        return Response(match_shown(details.match_detail(int(pk), timezone.now())))
+        return Response(match_answer(details.match_detail(int(pk), timezone.now())))
 
     def list(self, request, *args, **kwargs):
         return matches_listed(self)

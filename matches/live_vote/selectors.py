@@ -22,12 +22,11 @@ from matches.kort.rules import (
     CastVote,
     Team,
     Vote,
-    counts_as_bot,
     hands_shown,
 )
 from matches.kort.vote_due import NOTHING_DUE, DueEvents, Voter, VoteState, due_events
 from matches.live_vote.models import BavanVote, SeatVote, VoteStatus, ms_after
-from matches.models import Round, Seat
+from matches.models import Round, Seat, SeatColumns
 from matches.records import hands_at_vote
 
 
@@ -58,18 +57,12 @@ def bavan_guaranteed_for(round_: Round) -> bool:
     return bavan_guaranteed(**position_at_vote(round_.play, round_.trump_seat)).guaranteed
 
 
-class VoterSeat(Protocol):
+class VoterSeat(SeatColumns, Protocol):
     """A voter seat as :func:`vote_state` reads it: a ``Seat`` or a plain value
-    (``matches.details.SeatValue``)."""
+    (``matches.details.SeatValue``), each with what its columns tell (``SeatFacts``)."""
 
     @property
-    def seat(self) -> int: ...
-
-    @property
-    def player_is_bot(self) -> bool: ...
-
-    @property
-    def left_at(self) -> datetime | None: ...
+    def counts_as_bot(self) -> bool: ...
 
 
 def vote_state(
@@ -83,8 +76,7 @@ def vote_state(
     §6 search (``guaranteed_for``) runs only when both voters count as bots and one of them
     has not voted: only their vote asks it."""
     voters = tuple(
-        Voter(seat.seat, _bot_from_ms(vote, seat) if _counts_as_bot(seat) else None)
-        for seat in seats
+        Voter(seat.seat, _bot_from_ms(vote, seat) if seat.counts_as_bot else None) for seat in seats
     )
     cast = tuple(CastVote(v.seat, Vote(v.choice), vote.ms_at(v.at)) for v in votes)
     state = VoteState(
@@ -98,10 +90,6 @@ def vote_state(
     if asks_search and guaranteed_for(vote.round):
         return replace(state, bavan_guaranteed=True)
     return state
-
-
-def _counts_as_bot(seat: VoterSeat) -> bool:
-    return counts_as_bot(seat.player_is_bot, seat.left_at is not None)
 
 
 def _bot_from_ms(vote: BavanVote, seat: VoterSeat) -> int:
