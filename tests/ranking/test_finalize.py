@@ -116,8 +116,9 @@ def test_two_matches_of_the_same_players_finalized_at_once(service, cast, comple
 
 def test_finalization_costs_the_same_statements_whatever_the_players(service, cast, monkeypatch):
     """A ranked match's finalization is a fixed number of statements: the players' cups in
-        one update, their statistics in one update per table (no statement per player or team),
-    the figures of §12 in one statement per table and one read of the streaks."""
+    one update, their statistics in one statement per table (an insert adding to the rows it
+    meets, or an update; no statement per player or team), the figures of §12 in one
+    statement per table and one read of the streaks."""
     monkeypatch.setattr("matches.rounds.queue_on_commit", lambda *args, **kwargs: None)
     bot = player_create(username="bot-seat", is_bot=True)
     counts = []
