@@ -241,8 +241,8 @@ def _variant_label(season: int, mode: str) -> str:
 
 
 def figures_write(players: Sequence[ExpectedRows]) -> None:
-    """Write each player's expected §12 rows over their stored ones (deleted, then made in
-    one ``INSERT`` a table, ``bulk.updates.insert_rows``)."""
+    """Write each player's expected §12 rows over their stored ones (deleted, then made by
+    ``bulk.updates.insert_rows``: an ``INSERT`` a table and ``INSERT_PARAMS`` values)."""
     ids = [rows.player_id for rows in players]
     PairFigures.objects.filter(player_id__in=ids).delete()
     StreakFigures.objects.filter(player_id__in=ids).delete()
