@@ -10,10 +10,10 @@ credentials it takes and the errors it can give, with their bodies.
   requests counted (everywhere but the operator's endpoints); 400 where a body or a query
   parameter is read, and on every ``POST`` (a malformed ``Idempotency-Key``); 403 where a
   credential of a kind is needed; 404 where the path names an object or the list has pages;
-  414 where a query is read (a request target over the length read); 413 and 415 where a
-  body is sent. A view adds the errors only it knows of (a 409, an
-  ownership 403, a 400 of its own) as ``OpenApiResponse``\\s with a description, and gets the
-  error body filled in here.
+  414 where a query is read (a request target over the length read); 413 and 415 wherever
+  a body can be sent (``POST``, ``PUT``, ``PATCH``), read by the view or not. A view adds
+  the errors only it knows of (a 409, an ownership 403, a 400 of its own) as
+  ``OpenApiResponse``\\s with a description, and gets the error body filled in here.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ class KortAutoSchema(AutoSchema):
             codes.append("414")
         if body:
             codes.append("413")
-        if takes_body:
+        if body:  # refused before the view, whether it reads a body or not (middleware.py)
             codes.append("415")
         return codes
 

@@ -3,7 +3,8 @@
 import pytest
 from rest_framework.test import APIClient
 
-from players.models import Player
+from matches.models import Seat
+from players.models import Player, PlayerToken
 from tests.api_steps import MATCHES, ids_of, match_start, round_body, stored_counts
 
 HUGE = 2**63
@@ -91,6 +92,47 @@ def test_a_body_that_is_not_json_is_a_415(service, cast, content, part):
     assert response.status_code == 415, response.content
     assert "Unsupported media type" in response.json()["detail"]
     assert stored_counts() == before
+
+
+@pytest.mark.parametrize(
+    ("content", "part"),
+    [
+        ({"data": "<leave/>", "content_type": "text/xml"}, "seats/2/leave/"),
+        ({"data": "hello", "content_type": "text/plain"}, "token/"),
+        ({"data": "seat=2", "content_type": "application/x-www-form-urlencoded"}, "token/"),
+        ({"data": b"\x00{}", "content_type": "application/octet-stream"}, "seats/2/leave/"),
+    ],
+    ids=["xml-leave", "text-token", "form-token", "bytes-leave"],
+)
+def test_a_body_that_is_not_json_is_a_415_where_the_view_reads_no_body(
+    service, cast, content, part
+):
+    """A seat's leave and a token's mint read no body: a body that is not JSON is refused
+    before they run, and nothing is written."""
+    match_id = match_start(service, ids_of(cast))
+    path = f"{MATCHES}{match_id}/{part}" if part.startswith("seats") else None
+    path = path or f"/api/v1/players/{cast[0].pk}/{part}"
+
+    response = service.client.post(path, **content)
+
+    assert response.status_code == 415, response.content
+    assert response.json()["detail"].startswith("Unsupported media type")
+    assert not Seat.objects.filter(left_at__isnull=False).exists()
+    assert not PlayerToken.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("part", "status"), [("seats/2/leave/", 200), ("token/", 201)], ids=["leave", "token"]
+)
+def test_a_post_without_a_body_needs_no_content_type(service, cast, part, status):
+    match_id = match_start(service, ids_of(cast))
+    path = f"{MATCHES}{match_id}/{part}" if part.startswith("seats") else None
+    path = path or f"/api/v1/players/{cast[0].pk}/{part}"
+
+    response = service.client.post(path)
+
+    assert "CONTENT_TYPE" not in response.wsgi_request.META
+    assert response.status_code == status, response.content
 
 
 def test_a_post_without_the_trailing_slash_creates_without_a_redirect(service):
