@@ -19,6 +19,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from domain.errors import NotFound as NoSuchObject
+from domain.paging import InvalidCursor
 from matches import selectors as match_selectors
 from matches.cups import cups_of
 from matches.details import MatchDetail, match_detail
@@ -227,17 +228,19 @@ def _history_page(
     request: HttpRequest, history: QuerySet[Match]
 ) -> tuple[list[HistoryMatch], dict]:
     """The matches of the page of ``history`` that the request's ``cursor`` points at (the
-    newest without one), ``HISTORY_PAGE_SIZE`` long, and the page's context ``newer`` /
-    ``older``: the query strings of the pages of newer and of older matches, None at either
-    end. Read as the API's ``/players/{id}/matches/`` reads it (``matches.history``: plain values,
-    here without the rounds the page does not show), so a page deep in a long history costs
-    what the first one costs. A cursor that is none is a 404."""
+    newest without one), ``HISTORY_PAGE_SIZE`` long, and the page's context: ``newer`` /
+    ``older``, the query strings of the pages of newer and of older matches, None at either
+    end, and ``history_page_title``, whether the page is one a cursor led to. Read as the
+    API's ``/players/{id}/matches/`` reads it (``matches.history``: plain values, here without
+    the rounds the page does not show), so a page deep in a long history costs what the first
+    one costs. A cursor that is none (the API's 400) shows the newest matches."""
+    cursor = request.GET.get("cursor") or None
     try:
-        page = history_page(history, request.GET.get("cursor"), HISTORY_PAGE_SIZE)
-    except NoSuchObject:
-        raise Http404("no such page") from None
+        page = history_page(history, cursor, HISTORY_PAGE_SIZE)
+    except InvalidCursor:
+        cursor, page = None, history_page(history, None, HISTORY_PAGE_SIZE)
     links = {"newer": _with_cursor(request, page.newer), "older": _with_cursor(request, page.older)}
-    return page.matches, links
+    return page.matches, {**links, "history_page_title": cursor is not None}
 
 
 @dataclass(frozen=True)
@@ -375,7 +378,6 @@ def player(request, player_id: int):
         "history": [
             _history_row(match, shown.pk, players, cups.get(match.id, {})) for match in matches
         ],
-        "history_page_title": "cursor" in request.GET,
         **links,
     }
     return render(request, "pages/player.html", context)

@@ -1,8 +1,11 @@
 """Hostile input at the edges of the API: never a 500, always the API's error shape."""
 
+from base64 import b64encode
+
 import pytest
 from rest_framework.test import APIClient
 
+from domain.paging import InvalidCursor
 from matches.models import Seat
 from players.models import Player, PlayerToken
 from tests.api_steps import MATCHES, ids_of, match_start, round_body, stored_counts
@@ -67,6 +70,46 @@ def test_a_round_numbered_past_the_end_of_a_match_is_a_conflict(service, cast):
 
     assert response.status_code == 409, response.data
     assert "the match ended" in str(response.data["match"])
+
+
+# Lists are paginated (API.md "Conventions"): a cursor or a page that is none is a 400 naming
+# it, never DRF's 404 nor a 500 from the database.
+
+NOT_CURSORS = [
+    "garbage",
+    b64encode(b"p=abc").decode(),  # a word where an id goes
+    b64encode(b"p=1e5").decode(),
+    b64encode(b"r=1&p=\x00").decode(),
+    b64encode(b"p=").decode(),
+    b64encode(f"p={HUGE}".encode()).decode(),  # past 64 bits
+    b64encode(b"o=-1&p=1").decode(),
+    b64encode(b"r=x").decode(),
+    "w6k=",  # not ASCII once decoded
+]
+CURSOR_LISTS = [
+    "/api/v1/players/",
+    "/api/v1/players/{player}/matches/",
+    "/api/v1/players/{player}/partners/",
+    "/api/v1/players/{player}/opponents/",
+]
+
+
+@pytest.mark.parametrize("path", CURSOR_LISTS)
+@pytest.mark.parametrize("cursor", NOT_CURSORS)
+def test_a_cursor_that_is_none_of_the_lists_is_a_400_naming_it(api, cast, path, cursor):
+    response = api.get(path.format(player=cast[0].pk), {"cursor": cursor})
+
+    assert response.status_code == 400, response.content
+    assert response.json() == {"cursor": list(InvalidCursor().messages)}
+
+
+def test_a_cursor_of_the_players_list_still_leads_on(api, cast):
+    ids = [player["id"] for player in api.get("/api/v1/players/").json()["results"]]
+
+    response = api.get("/api/v1/players/", {"cursor": b64encode(f"p={ids[1]}".encode()).decode()})
+
+    assert response.status_code == 200, response.content
+    assert [player["id"] for player in response.json()["results"]] == ids[2:]
 
 
 # Every answer under /api/ is JSON, bodies are JSON only, paths answer with or without their
