@@ -8,7 +8,7 @@ credentials it takes and the errors it can give, with their bodies.
   player token only the token; the public ones take either, or none.
 - Errors: 401 (bad credentials) and 429 (over the rate) wherever credentials are read and
   requests counted (everywhere but the operator's endpoints); 400 where a body or a query
-  parameter is read (a ``cursor`` too), and on every ``POST`` (a malformed
+  parameter is read (a ``page`` or ``cursor`` too), and on every ``POST`` (a malformed
   ``Idempotency-Key``); 403 where a credential of a kind is needed; 404 where the path names
   an object or the list has numbered pages (one past the last);
   414 where a query is read (a request target over the length read); 413 and 415 wherever
@@ -29,12 +29,10 @@ from players.auth import IsPlayer, IsServiceKey
 
 SERVICE_KEY_SCHEME = "ServiceKey"
 PLAYER_TOKEN_SCHEME = "tokenAuth"
-NEVER_A_400 = {"page"}
-"""Query parameters no value of which is refused with a 400 (a page past the end is a 404). A
-``cursor`` that is none is a 400 (``domain.paging``)."""
 PAST_THE_END = {"page", "season"}
 """Query parameters a value of which names nothing (404): a page past the last, a season that
-is no season's number."""
+is no season's number. A ``page`` that is no page number, like a ``cursor`` that is none, is a
+400 (``domain.paging``)."""
 FIELD_ERROR_CODES = ("400", "409", "422")
 """The errors whose body names each field at fault; the others have a ``detail``."""
 
@@ -132,7 +130,7 @@ class KortAutoSchema(AutoSchema):
             codes.append("429")
         if body and self.method == "POST":
             codes.extend(("400", "409", "422"))
-        elif takes_body or queried - NEVER_A_400:
+        elif takes_body or queried:
             codes.append("400")
         if self._only_scheme() is not None:
             codes.append("403")

@@ -1,8 +1,9 @@
-"""The API's paginations: DRF's, with the paging rules of ``domain.paging``, so that a
-``cursor`` that is none of the list's is a 400 naming it (API.md "Conventions"), never DRF's
-404, nor a 500 from the database. Each cursor pagination derives from :class:`CursorPages` (a
-player's history reads its cursors in ``matches.history``, by the same rules). Not a Django
-app; of the project it imports only ``domain``.
+"""The API's paginations: DRF's, with the paging rules of ``domain.paging``, so that a ``page``
+or a ``cursor`` that is none of the list's is a 400 naming it (API.md "Conventions"), never
+DRF's 404, nor a 500 from the database. Every list pages through one of these:
+:class:`NumberedPages` is ``DEFAULT_PAGINATION_CLASS``, and each cursor pagination derives
+from :class:`CursorPages` (a player's history reads its cursors in ``matches.history``, by the
+same rules). Not a Django app; of the project it imports only ``domain``.
 """
 
 from __future__ import annotations
@@ -10,9 +11,21 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db.models import Field, QuerySet
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import Cursor, CursorPagination
+from rest_framework.pagination import Cursor, CursorPagination, PageNumberPagination
 
-from domain.paging import InvalidCursor
+from domain.paging import InvalidCursor, page_number
+
+
+class NumberedPages(PageNumberPagination):
+    """DRF's numbered pages, where a ``page`` that is not a whole number from 1 is a 400 on
+    ``page`` (``domain.paging.page_number``); blank or missing is the first page, ``last`` the
+    last one, and a page past the last stays a 404, as DRF has it."""
+
+    def get_page_number(self, request, paginator) -> int:
+        given = request.query_params.get(self.page_query_param)
+        if given in self.last_page_strings:
+            return paginator.num_pages
+        return page_number(given)
 
 
 class CursorPages(CursorPagination):

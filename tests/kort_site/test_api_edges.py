@@ -112,6 +112,33 @@ def test_a_cursor_of_the_players_list_still_leads_on(api, cast):
     assert [player["id"] for player in response.json()["results"]] == ids[2:]
 
 
+PAGE_LISTS = [
+    "/api/v1/seasons/",
+    "/api/v1/players/{player}/cups/",
+    "/api/v1/players/{player}/seasons/",
+    "/api/v1/matches/",
+    "/api/v1/belote/protocols/",
+]
+
+
+@pytest.mark.parametrize("path", PAGE_LISTS)
+@pytest.mark.parametrize("page", ["abc", "0", "-1", "1.5", "+1", "\u0661"])
+def test_a_page_that_is_not_a_positive_whole_number_is_a_400_naming_it(api, cast, path, page):
+    response = api.get(path.format(player=cast[0].pk), {"page": page})
+
+    assert response.status_code == 400, response.content
+    assert response.json() == {"page": [f"must be a whole number from 1; got {page!r}"]}
+
+
+@pytest.mark.parametrize("path", PAGE_LISTS)
+def test_the_first_and_last_pages_answer_and_one_past_the_last_is_a_404(api, cast, path):
+    path = path.format(player=cast[0].pk)
+    first = api.get(path).json()
+
+    assert [api.get(path, {"page": page}).json() for page in ("1", "", "last")] == [first] * 3
+    assert api.get(path, {"page": "99"}).status_code == 404
+
+
 # Every answer under /api/ is JSON, bodies are JSON only, paths answer with or without their
 # trailing slash (API.md "Conventions").
 

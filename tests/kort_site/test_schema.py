@@ -80,6 +80,7 @@ def test_each_operation_lists_the_credentials_it_takes(schema, method, path, sec
         ("get", "matches/{id}/", {"401", "404", "429"}),
         ("get", "leaderboard/", {"400", "401", "414", "429"}),
         ("get", "players/", {"400", "401", "414", "429"}),
+        ("get", "seasons/", {"400", "401", "404", "414", "429"}),
     ],
 )
 def test_each_operation_documents_its_errors_with_their_bodies(schema, method, path, errors):
