@@ -3,8 +3,10 @@ its trailing slash and never redirects, a body over ``KORT_MAX_BODY_BYTES`` is r
 413 before it is read, a chunked body (``Transfer-Encoding: chunked``, no length) is read as
 any other where the server hands it over whole (gunicorn does) and is a 411 where it does not,
 a request line or a header field over the lengths gunicorn refuses by default is a 414 / 431,
-and every error answer is JSON, with debug on or off: Django's own 404 and 500 pages (its debug
-pages included) become ``{"detail": "..."}`` with the same status. Paths outside ``/api/``
+a ``POST``, ``PUT`` or ``PATCH`` with a body that is not JSON is a 415 before any view runs
+(whether or not the view reads its body: nothing is written), and every error answer is
+JSON, with debug on or off: Django's own 404 and 500 pages (its debug pages included) become
+``{"detail": "..."}`` with the same status. Paths outside ``/api/``
 (the admin) are left alone.
 
 The 414 and 431 are answered here so that they are JSON: gunicorn.conf.py lets longer lines
@@ -20,6 +22,10 @@ from http import HTTPStatus
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from rest_framework.exceptions import UnsupportedMediaType
+from rest_framework.utils.mediatypes import media_type_matches
+
+from kort_site.parsers import SafeJSONParser
 
 API_ROOT = "/api"
 MAX_TARGET_CHARS = 4094
@@ -54,6 +60,7 @@ class ApiEdgesMiddleware:
             _too_long(request)
             or _chunked_body_read(request)
             or _body_too_large(request)
+            or _body_not_json(request)
             or self.get_response(request)
         )
         return _as_json(response)
@@ -110,6 +117,29 @@ def _body_too_large(request: HttpRequest) -> HttpResponse | None:
         return None
     detail = f"the request body is {length} bytes; at most {limit} bytes are accepted"
     return JsonResponse({"detail": detail}, status=HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+
+
+WITH_BODY = ("POST", "PUT", "PATCH")
+"""The methods whose body the API reads, as JSON only."""
+
+
+def _body_not_json(request: HttpRequest) -> HttpResponse | None:
+    """415 for a ``POST``, ``PUT`` or ``PATCH`` that carries a body (a length over 0, a chunked
+    body read whole already) of a media type that the API's one parser (JSON) does not read,
+    or of none; a request without a body needs no ``Content-Type``."""
+    if request.method not in WITH_BODY:
+        return None
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length <= 0:
+        return None
+    media_type = request.META.get("CONTENT_TYPE", "")
+    if media_type_matches(SafeJSONParser.media_type, media_type):
+        return None
+    detail = UnsupportedMediaType(media_type).detail
+    return JsonResponse({"detail": detail}, status=HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
 
 
 def _as_json(response: HttpResponse) -> HttpResponse:

@@ -8,12 +8,13 @@ credentials it takes and the errors it can give, with their bodies.
   player token only the token; the public ones take either, or none.
 - Errors: 401 (bad credentials) and 429 (over the rate) wherever credentials are read and
   requests counted (everywhere but the operator's endpoints); 400 where a body or a query
-  parameter is read, and on every ``POST`` (a malformed ``Idempotency-Key``); 403 where a
-  credential of a kind is needed; 404 where the path names an object or the list has pages;
-  414 where a query is read (a request target over the length read); 413 and 415 where a
-  body is sent. A view adds the errors only it knows of (a 409, an
-  ownership 403, a 400 of its own) as ``OpenApiResponse``\\s with a description, and gets the
-  error body filled in here.
+  parameter is read (a ``page`` or ``cursor`` too), and on every ``POST`` (a malformed
+  ``Idempotency-Key``); 403 where a credential of a kind is needed; 404 where the path names
+  an object or the list has numbered pages (one past the last);
+  414 where a query is read (a request target over the length read); 413 and 415 wherever
+  a body can be sent (``POST``, ``PUT``, ``PATCH``), read by the view or not. A view adds
+  the errors only it knows of (a 409, an ownership 403, a 400 of its own) as
+  ``OpenApiResponse``\\s with a description, and gets the error body filled in here.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from players.auth import IsPlayer, IsServiceKey
 
 SERVICE_KEY_SCHEME = "ServiceKey"
 PLAYER_TOKEN_SCHEME = "tokenAuth"
-NEVER_A_400 = {"page", "cursor"}
-"""Query parameters no value of which is refused with a 400 (a page past the end, or a cursor
-that is not one, is a 404). A ``season`` that is no season's number is a 404 too."""
+PAST_THE_END = {"page", "season"}
+"""Query parameters a value of which names nothing (404): a page past the last, a season that
+is no season's number. A ``page`` that is no page number, like a ``cursor`` that is none, is a
+400 (``domain.paging``)."""
 FIELD_ERROR_CODES = ("400", "409", "422")
 """The errors whose body names each field at fault; the others have a ``detail``."""
 
@@ -128,18 +130,18 @@ class KortAutoSchema(AutoSchema):
             codes.append("429")
         if body and self.method == "POST":
             codes.extend(("400", "409", "422"))
-        elif takes_body or queried - NEVER_A_400:
+        elif takes_body or queried:
             codes.append("400")
         if self._only_scheme() is not None:
             codes.append("403")
         in_path = any(p["in"] == OpenApiParameter.PATH for p in parameters)
-        if {"page", "cursor", "season"} & queried or in_path:
+        if PAST_THE_END & queried or in_path:
             codes.append("404")
         if queried:
             codes.append("414")
         if body:
             codes.append("413")
-        if takes_body:
+        if body:  # refused before the view, whether it reads a body or not (middleware.py)
             codes.append("415")
         return codes
 

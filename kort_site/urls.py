@@ -1,16 +1,17 @@
 """URLs: the API under /api/v1/, its schema and docs, the admin, the operator's health checks
-and metrics (/health/live, /health/ready, /metrics), and the players' pages under a language
-prefix (/en/, /ru/; / redirects to the one Accept-Language picks)."""
+and metrics (/health/live, /health/ready, /metrics, each with or without a trailing slash), and
+the players' pages under a language prefix (/en/, /ru/; / redirects to the one Accept-Language
+picks)."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
 from belote.views import BeloteProtocolViewSet, BeloteScoreView
 from kort_site import converters  # noqa: F401  (registers the "id" path converter)
-from kort_site.operations.views import LiveView, MetricsView, ReadyView
+from kort_site.operations.views import LiveView, MetricsView, OperatorView, ReadyView
 from matches.api.bavan_search import BavanGuaranteedView
 from matches.api.views import MatchViewSet, PlayerMatchesView
 from matches.live_vote.api import BavanVoteView, RoundFinishView, SeatLeaveView
@@ -24,6 +25,16 @@ from ranking.views import (
 )
 from seasons.views import SeasonCurrentView, SeasonDetailView, SeasonListView
 from stats.views import MyStatsView, OpponentsView, PartnersView, PlayerStatsView, VersusView
+
+
+def operator_path(route: str, view: type[OperatorView], name: str) -> list[URLPattern]:
+    """An operator's endpoint at ``route`` and, answering the same in place (no redirect), at
+    ``route`` with a trailing slash, which the schema leaves out (it lists the one path)."""
+    return [
+        path(f"{route}/", view.as_view(schema=None), name=name),
+        path(route, view.as_view(), name=name),  # last: the one its name reverses to
+    ]
+
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
@@ -88,8 +99,8 @@ urlpatterns = [
         ),
         name="docs",
     ),
-    path("health/live", LiveView.as_view(), name="health-live"),
-    path("health/ready", ReadyView.as_view(), name="health-ready"),
-    path("metrics", MetricsView.as_view(), name="metrics"),
+    *operator_path("health/live", LiveView, "health-live"),
+    *operator_path("health/ready", ReadyView, "health-ready"),
+    *operator_path("metrics", MetricsView, "metrics"),
     *i18n_patterns(path("", include("pages.urls"))),
 ]

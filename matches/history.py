@@ -7,7 +7,8 @@ the first one costs. The one place of the paging rules and of the history's read
 (:class:`HistoryMatch`), and turn the cursors into their own links.
 
 A cursor is an opaque token naming the match a page starts after (or, for newer matches,
-before): :class:`Cursor` writes and reads it; a token that is none of its is a 404.
+before): :class:`Cursor` writes and reads it; a token that is none of its is an
+``InvalidCursor`` (``domain.paging``: a 400 on ``cursor``).
 """
 
 from __future__ import annotations
@@ -20,15 +21,13 @@ from typing import Any
 
 from django.db.models import F, Q, QuerySet
 
-from domain.errors import NotFound
+from domain.paging import InvalidCursor
 from matches.models import Match, MatchFacts, Round, RoundFacts, Seat
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 MAX_ID = 2**63 - 1
 """Match ids are 64-bit: a cursor naming a larger one is none of ours."""
-INVALID_CURSOR = "Invalid cursor"
-"""The 404's message for a cursor that is none of this module's."""
 
 
 def page_size(given: str | None, default: int = DEFAULT_PAGE_SIZE) -> int:
@@ -60,7 +59,7 @@ class Cursor:
         """The cursor of ``token``.
 
         Raises:
-            NotFound: ``token`` is no cursor of this module (404 "Invalid cursor").
+            InvalidCursor: ``token`` is no cursor of this module.
         """
         try:
             way, at, match_id = urlsafe_b64decode(token.encode()).decode().split("|")
@@ -69,7 +68,7 @@ class Cursor:
                 raise ValueError(token)
             return cls(moment.astimezone(UTC), pk, way == "n")
         except (ValueError, OverflowError, binascii.Error, UnicodeError):
-            raise NotFound(INVALID_CURSOR, "cursor") from None
+            raise InvalidCursor() from None
 
 
 @dataclass(frozen=True)
@@ -178,7 +177,7 @@ def history_page(
     it); then the seats, and the rounds, of the page's matches.
 
     Raises:
-        NotFound: ``token`` is no cursor (404 "Invalid cursor").
+        InvalidCursor: ``token`` is no cursor of a history.
     """
     cursor = None if token is None else Cursor.of(token)
     columns = history.values(*MATCH_COLUMNS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.core.paginator import InvalidPage, Page, Paginator
+from django.core.paginator import EmptyPage, Page, Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404, render
@@ -19,6 +19,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from domain.errors import NotFound as NoSuchObject
+from domain.paging import InvalidCursor, InvalidPage, page_number
 from matches import selectors as match_selectors
 from matches.cups import cups_of
 from matches.details import MatchDetail, match_detail
@@ -50,14 +51,24 @@ VOTE_REFRESH_SECONDS = 2
 SUGGESTIONS = 10
 
 
-def _page(board: _Board | _ReadPage, per_page: int, number) -> Page:
-    """Page ``number`` (1 when not given) of a board: its length from the board's counts and
-    one slice, as the API's ``/leaderboard/``. An unknown page is a 404."""
+def _page(board: _Board | _ReadPage, per_page: int, number: int) -> Page:
+    """Page ``number`` of a board: its length from the board's counts and one slice, as the
+    API's ``/leaderboard/``. A page past the last is a 404."""
     try:
         # The paginator reads only the board's count() and slices of it.
-        return Paginator(board, per_page).page(number or 1)  # type: ignore[arg-type]
-    except InvalidPage:
+        return Paginator(board, per_page).page(number)  # type: ignore[arg-type]
+    except EmptyPage:
         raise Http404("no such page") from None
+
+
+def _page_asked(request: HttpRequest) -> int:
+    """The page number the request's ``page`` asks for (``domain.paging.page_number``); the
+    first page for one that is none (``abc``, ``0``), where the API answers a 400: a person who
+    follows a mangled link still gets the list, as for a cursor that is none."""
+    try:
+        return page_number(request.GET.get("page"))
+    except InvalidPage:
+        return 1
 
 
 def _pagination(page: Page) -> dict:
@@ -149,7 +160,7 @@ def leaderboard(request):
     form = SearchForm(request.GET)
     text = form.cleaned_data["q"] if form.is_valid() else ""
     search = _search(text) if text else None
-    number = request.GET.get("page")
+    number = _page_asked(request)
     if search is not None and search.rank is not None:
         number = (search.rank - 1) // LEADERBOARD_PAGE_SIZE + 1
     page = _page(_Board(season.number), LEADERBOARD_PAGE_SIZE, number)
@@ -227,17 +238,20 @@ def _history_page(
     request: HttpRequest, history: QuerySet[Match]
 ) -> tuple[list[HistoryMatch], dict]:
     """The matches of the page of ``history`` that the request's ``cursor`` points at (the
-    newest without one), ``HISTORY_PAGE_SIZE`` long, and the page's context ``newer`` /
-    ``older``: the query strings of the pages of newer and of older matches, None at either
-    end. Read as the API's ``/players/{id}/matches/`` reads it (``matches.history``: plain values,
-    here without the rounds the page does not show), so a page deep in a long history costs
-    what the first one costs. A cursor that is none is a 404."""
+    newest without one), ``HISTORY_PAGE_SIZE`` long, and the page's context: ``newer`` /
+    ``older``, the query strings of the pages of newer and of older matches, None at either
+    end, and ``history_page_title``, whether the page is one a cursor led to. Read as the
+    API's ``/players/{id}/matches/`` reads it (``matches.history``: plain values, here without
+    the rounds the page does not show), so a page deep in a long history costs what the first
+    one costs. A cursor that is none (the API's 400) shows the newest matches, as a ``page``
+    that is none shows a list's first page."""
+    cursor = request.GET.get("cursor") or None
     try:
-        page = history_page(history, request.GET.get("cursor"), HISTORY_PAGE_SIZE)
-    except NoSuchObject:
-        raise Http404("no such page") from None
+        page = history_page(history, cursor, HISTORY_PAGE_SIZE)
+    except InvalidCursor:
+        cursor, page = None, history_page(history, None, HISTORY_PAGE_SIZE)
     links = {"newer": _with_cursor(request, page.newer), "older": _with_cursor(request, page.older)}
-    return page.matches, links
+    return page.matches, {**links, "history_page_title": cursor is not None}
 
 
 @dataclass(frozen=True)
@@ -375,7 +389,6 @@ def player(request, player_id: int):
         "history": [
             _history_row(match, shown.pk, players, cups.get(match.id, {})) for match in matches
         ],
-        "history_page_title": "cursor" in request.GET,
         **links,
     }
     return render(request, "pages/player.html", context)
@@ -398,30 +411,20 @@ class _ReadPage:
         return self.rows
 
 
-def _page_number(value: str | None) -> int:
-    """The page a request asks for: 1 when not given; a 404 when not a number from 1."""
-    try:
-        number = int(value or 1)
-    except ValueError:
-        raise Http404("no such page") from None
-    if number < 1:
-        raise Http404("no such page")
-    return number
-
-
 def season(request, number: int):
     """``/{lang}/seasons/{number}/``: a season's standings (KORT_RULES §10), 50 rows a page,
     the rows and ranks of the API's ``/seasons/{number}/leaderboard/`` (the frozen final
     standings of a finalized season, the live board of the current one), paged by the length
-    its read returns. An unknown season or page is a 404."""
+    its read returns. An unknown season, or a page past the last, is a 404; a ``page`` that is
+    no page number shows the first page."""
     try:
         shown = season_get(number)
     except NoSuchObject:
         raise Http404("no such season") from None
-    page_number = _page_number(request.GET.get("page"))
-    offset = (page_number - 1) * LEADERBOARD_PAGE_SIZE
+    number_asked = _page_asked(request)
+    offset = (number_asked - 1) * LEADERBOARD_PAGE_SIZE
     rows, count = ranking_selectors.season_board(shown, offset, LEADERBOARD_PAGE_SIZE)
-    page = _page(_ReadPage(rows, count), LEADERBOARD_PAGE_SIZE, page_number)
+    page = _page(_ReadPage(rows, count), LEADERBOARD_PAGE_SIZE, number_asked)
     context = {
         "season": shown,
         "season_name": labels.season_shown(shown),

@@ -12,11 +12,12 @@ from drf_spectacular.utils import (
 from rest_framework import filters, generics, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.pagination import CursorPagination, LimitOffsetPagination
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from domain.ids import ID_PATTERN
+from pagination import CursorPages
 from players import services
 from players.auth import IsServiceKey, IsServiceKeyOrOwnToken
 from players.models import Player
@@ -46,9 +47,10 @@ class OneSnapshot:
             return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
 
 
-class PlayerPagination(CursorPagination):
+class PlayerPagination(CursorPages):
     """Pages of players by id through cursors (``next`` / ``previous``): no count, so a page
-    costs the same at any depth of a million players."""
+    costs the same at any depth of a million players. A cursor that is none (its position not
+    an id) is a 400 on ``cursor``."""
 
     ordering = "id"
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db.models import F, Q, QuerySet
 from django.db.models.expressions import OrderBy
 
-from domain.errors import NotFound
+from domain.paging import InvalidCursor
 from matches.kort.rules import STATS_SIDES
 from players.models import Player
 from stats.models import (
@@ -82,8 +82,6 @@ def season_figures(season: int, player_ids: list[int]) -> dict[int, SeasonStats]
 
 DEFAULT_PAIR_PAGE = 50
 MAX_PAIR_PAGE = 100
-INVALID_CURSOR = "Invalid cursor"
-"""The 404's message for a table cursor that is none of :class:`PairCursor`'s."""
 MAX_COUNT = 2**31 - 1
 """Counts and ids a cursor may name (larger is none of ours)."""
 
@@ -129,7 +127,7 @@ class PairCursor:
         """The cursor of ``token``.
 
         Raises:
-            NotFound: ``token`` is no cursor of a table (404 "Invalid cursor").
+            InvalidCursor: ``token`` is no cursor of a table (a 400 on ``cursor``).
         """
         try:
             way, matches, other = urlsafe_b64decode(token.encode()).decode().split("|")
@@ -138,7 +136,7 @@ class PairCursor:
                 raise ValueError(token)
             return cls(count, pk, way == "u")
         except (ValueError, binascii.Error, UnicodeError):
-            raise NotFound(INVALID_CURSOR, "cursor") from None
+            raise InvalidCursor() from None
 
 
 @dataclass(frozen=True)
@@ -214,7 +212,7 @@ def player_partners(
     range of the index ``pair_table_order`` read in order; no count).
 
     Raises:
-        NotFound: ``cursor`` is no cursor of a table (404 "Invalid cursor").
+        InvalidCursor: ``cursor`` is no cursor of a table (a 400 on ``cursor``).
     """
     return pair_page(
         player_id, PairSide.PARTNER, mode=mode, season=season, cursor=cursor, size=size

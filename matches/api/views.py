@@ -6,7 +6,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
@@ -27,6 +26,7 @@ from matches.live_vote import selectors as vote_selectors
 from matches.live_vote.serializers import BavanVoteSerializer
 from matches.models import Match, Round, RoundStatus
 from matches.reports import RoundReport
+from pagination import CursorPages
 from players.auth import IsServiceKey
 from players.models import Player
 
@@ -62,12 +62,13 @@ def matches_listed(view: generics.GenericAPIView) -> Response:
     return view.get_paginated_response(view.get_serializer(page, many=True, context=context).data)
 
 
-class HistoryPagination(CursorPagination):
+class HistoryPagination(CursorPages):
     """Pages of a player's history through cursors (``next`` / ``previous``), newest first:
     each page is read from where the last one ended, so page 2,000 costs what page 1 costs.
     ``page_size`` picks the number of matches per page (default 50, at most 100). The pages
     (plain values, each match with its rounds) and their cursors are ``matches.history``'s,
-    which the players' pages read too; this class gives them the API's links and schema."""
+    which the players' pages read too; this class gives them the API's links and schema. A
+    cursor that is none is a 400 on ``cursor``, as on every cursor pagination."""
 
     page_size = history.DEFAULT_PAGE_SIZE
     page_size_query_param = "page_size"

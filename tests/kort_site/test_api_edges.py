@@ -1,9 +1,13 @@
 """Hostile input at the edges of the API: never a 500, always the API's error shape."""
 
+from base64 import b64encode
+
 import pytest
 from rest_framework.test import APIClient
 
-from players.models import Player
+from domain.paging import InvalidCursor
+from matches.models import Seat
+from players.models import Player, PlayerToken
 from tests.api_steps import MATCHES, ids_of, match_start, round_body, stored_counts
 
 HUGE = 2**63
@@ -68,6 +72,73 @@ def test_a_round_numbered_past_the_end_of_a_match_is_a_conflict(service, cast):
     assert "the match ended" in str(response.data["match"])
 
 
+# Lists are paginated (API.md "Conventions"): a cursor or a page that is none is a 400 naming
+# it, never DRF's 404 nor a 500 from the database.
+
+NOT_CURSORS = [
+    "garbage",
+    b64encode(b"p=abc").decode(),  # a word where an id goes
+    b64encode(b"p=1e5").decode(),
+    b64encode(b"r=1&p=\x00").decode(),
+    b64encode(b"p=").decode(),
+    b64encode(f"p={HUGE}".encode()).decode(),  # past 64 bits
+    b64encode(b"o=-1&p=1").decode(),
+    b64encode(b"r=x").decode(),
+    "w6k=",  # not ASCII once decoded
+]
+CURSOR_LISTS = [
+    "/api/v1/players/",
+    "/api/v1/players/{player}/matches/",
+    "/api/v1/players/{player}/partners/",
+    "/api/v1/players/{player}/opponents/",
+]
+
+
+@pytest.mark.parametrize("path", CURSOR_LISTS)
+@pytest.mark.parametrize("cursor", NOT_CURSORS)
+def test_a_cursor_that_is_none_of_the_lists_is_a_400_naming_it(api, cast, path, cursor):
+    response = api.get(path.format(player=cast[0].pk), {"cursor": cursor})
+
+    assert response.status_code == 400, response.content
+    assert response.json() == {"cursor": list(InvalidCursor().messages)}
+
+
+def test_a_cursor_of_the_players_list_still_leads_on(api, cast):
+    ids = [player["id"] for player in api.get("/api/v1/players/").json()["results"]]
+
+    response = api.get("/api/v1/players/", {"cursor": b64encode(f"p={ids[1]}".encode()).decode()})
+
+    assert response.status_code == 200, response.content
+    assert [player["id"] for player in response.json()["results"]] == ids[2:]
+
+
+PAGE_LISTS = [
+    "/api/v1/seasons/",
+    "/api/v1/players/{player}/cups/",
+    "/api/v1/players/{player}/seasons/",
+    "/api/v1/matches/",
+    "/api/v1/belote/protocols/",
+]
+
+
+@pytest.mark.parametrize("path", PAGE_LISTS)
+@pytest.mark.parametrize("page", ["abc", "0", "-1", "1.5", "+1", "\u0661"])
+def test_a_page_that_is_not_a_positive_whole_number_is_a_400_naming_it(api, cast, path, page):
+    response = api.get(path.format(player=cast[0].pk), {"page": page})
+
+    assert response.status_code == 400, response.content
+    assert response.json() == {"page": [f"must be a whole number from 1; got {page!r}"]}
+
+
+@pytest.mark.parametrize("path", PAGE_LISTS)
+def test_the_first_and_last_pages_answer_and_one_past_the_last_is_a_404(api, cast, path):
+    path = path.format(player=cast[0].pk)
+    first = api.get(path).json()
+
+    assert [api.get(path, {"page": page}).json() for page in ("1", "", "last")] == [first] * 3
+    assert api.get(path, {"page": "99"}).status_code == 404
+
+
 # Every answer under /api/ is JSON, bodies are JSON only, paths answer with or without their
 # trailing slash (API.md "Conventions").
 
@@ -91,6 +162,47 @@ def test_a_body_that_is_not_json_is_a_415(service, cast, content, part):
     assert response.status_code == 415, response.content
     assert "Unsupported media type" in response.json()["detail"]
     assert stored_counts() == before
+
+
+@pytest.mark.parametrize(
+    ("content", "part"),
+    [
+        ({"data": "<leave/>", "content_type": "text/xml"}, "seats/2/leave/"),
+        ({"data": "hello", "content_type": "text/plain"}, "token/"),
+        ({"data": "seat=2", "content_type": "application/x-www-form-urlencoded"}, "token/"),
+        ({"data": b"\x00{}", "content_type": "application/octet-stream"}, "seats/2/leave/"),
+    ],
+    ids=["xml-leave", "text-token", "form-token", "bytes-leave"],
+)
+def test_a_body_that_is_not_json_is_a_415_where_the_view_reads_no_body(
+    service, cast, content, part
+):
+    """A seat's leave and a token's mint read no body: a body that is not JSON is refused
+    before they run, and nothing is written."""
+    match_id = match_start(service, ids_of(cast))
+    path = f"{MATCHES}{match_id}/{part}" if part.startswith("seats") else None
+    path = path or f"/api/v1/players/{cast[0].pk}/{part}"
+
+    response = service.client.post(path, **content)
+
+    assert response.status_code == 415, response.content
+    assert response.json()["detail"].startswith("Unsupported media type")
+    assert not Seat.objects.filter(left_at__isnull=False).exists()
+    assert not PlayerToken.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("part", "status"), [("seats/2/leave/", 200), ("token/", 201)], ids=["leave", "token"]
+)
+def test_a_post_without_a_body_needs_no_content_type(service, cast, part, status):
+    match_id = match_start(service, ids_of(cast))
+    path = f"{MATCHES}{match_id}/{part}" if part.startswith("seats") else None
+    path = path or f"/api/v1/players/{cast[0].pk}/{part}"
+
+    response = service.client.post(path)
+
+    assert "CONTENT_TYPE" not in response.wsgi_request.META
+    assert response.status_code == status, response.content
 
 
 def test_a_post_without_the_trailing_slash_creates_without_a_redirect(service):

@@ -349,6 +349,19 @@ def test_a_task_line_in_json_names_the_task_its_id_duration_and_outcome(service,
     assert line["duration"] >= 0 and len(line["task_id"]) == 36
 
 
+# --- the trailing slash ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/health/live", "/health/ready", "/metrics"])
+def test_each_operators_endpoint_answers_the_same_with_its_trailing_slash(anyone, path):
+    plain, slashed = anyone.get(path), anyone.get(f"{path}/")
+
+    assert slashed.status_code == plain.status_code == 200, slashed.content
+    assert slashed["Content-Type"] == plain["Content-Type"]
+    assert "Location" not in slashed
+
+
 # --- the schema ------------------------------------------------------------------------------
 
 

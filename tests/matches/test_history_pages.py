@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from django.utils import timezone
 
-from domain.errors import NotFound
+from domain.paging import InvalidCursor
 from matches.history import Cursor, HistoryMatch, HistoryRound, history_page, page_size
 from matches.kort.rules import Team
 from matches.models import Match, Seat
@@ -43,15 +43,18 @@ NOT_CURSORS = [
 
 
 @pytest.mark.parametrize("token", NOT_CURSORS)
-def test_a_token_that_is_no_cursor_is_not_found(token):
-    with pytest.raises(NotFound, match="Invalid cursor"):
+def test_a_token_that_is_no_cursor_is_refused(token):
+    with pytest.raises(InvalidCursor, match="not a cursor of this list"):
         Cursor.of(token)
 
 
-def test_the_api_answers_an_invalid_cursor_with_a_404(api, cast):
+def test_the_api_answers_an_invalid_cursor_with_a_400_naming_it(api, cast):
     response = api.get(f"{PLAYERS}{cast[0].id}/matches/", {"cursor": "not-a-cursor"})
 
-    assert (response.status_code, response.data) == (404, {"detail": "Invalid cursor"})
+    assert (response.status_code, response.data) == (
+        400,
+        {"cursor": list(InvalidCursor().messages)},
+    )
 
 
 def test_matches_of_one_moment_split_across_pages_are_each_shown_once(service, cast):

@@ -47,14 +47,16 @@ def test_the_russian_board_lists_the_api_players_in_its_order_and_ranks(api, cli
 
 
 def test_pages_link_to_each_other_and_an_unknown_page_is_a_404(client):
+    """A page past the last is a 404; a ``page`` that is no page number shows the first."""
     board_players(LEADERBOARD_PAGE_SIZE + 1)
 
     first = client.get("/en/").content.decode()
     assert 'href="?page=2" rel="next"' in first
     assert "51 players on the leaderboard" in text_of(first)
     assert 'href="?page=1" rel="prev"' in client.get("/en/?page=2").content.decode()
-    for page in ("3", "0", "two"):
-        assert client.get(f"/en/?page={page}").status_code == 404
+    assert client.get("/en/?page=3").status_code == 404
+    for page in ("0", "-1", "two", "abc"):
+        assert page_rows(client, f"/en/?page={page}") == page_rows(client, "/en/"), page
 
 
 def test_an_empty_board_says_so(client):

@@ -1,9 +1,11 @@
 """``manage.py load_demo_ladder``: a seeded demo ladder that finalizes, fills the leaderboard,
 covers every round outcome and is not duplicated by a second run."""
 
+import sys
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from rest_framework_api_key.models import APIKey
 
@@ -72,3 +74,25 @@ def test_the_addresses_printed_are_those_it_will_be_served_on(load):
     assert "runserver 127.0.0.1:8765" in served
     assert "http://127.0.0.1:8765/en/" in served
     assert "8000" not in served
+
+
+@pytest.mark.parametrize(
+    ("interpreter", "called"),
+    [
+        (settings.BASE_DIR / ".venv" / "bin" / "python", ".venv/bin/python"),
+        ("/usr/bin/python3", "python"),
+    ],
+    ids=["virtualenv", "elsewhere"],
+)
+def test_the_closing_hints_call_manage_py_with_the_python_that_has_django(
+    load, monkeypatch, interpreter, called
+):
+    """Run from the project's virtualenv (as ``make run`` does), the hints name its Python, as
+    README's tour does: a bare ``python`` has no Django in a fresh clone."""
+    monkeypatch.setattr(sys, "executable", str(interpreter))
+
+    first, again = load(), load()
+
+    assert f"`{called} manage.py runserver 127.0.0.1:8000`" in first
+    assert f"`{called} manage.py createsuperuser`" in first
+    assert f"`{called} manage.py create_service_key NAME`" in again

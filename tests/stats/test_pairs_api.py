@@ -195,6 +195,8 @@ def test_bots_count_as_partners_and_have_no_figures_of_their_own(service, api, c
         ("stats", {"season": "1.0"}, "season"),
         ("partners", {"season": "+1"}, "season"),
         ("versus/{me}", {}, "other"),
+        ("partners", {"cursor": "not-a-cursor"}, "cursor"),
+        ("opponents", {"cursor": "ZHwxfDA="}, "cursor"),  # d|1|0: no player 0
     ],
 )
 def test_bad_input_is_a_400_naming_the_field(api, cast, part, params, field):
@@ -208,7 +210,6 @@ def test_bad_input_is_a_400_naming_the_field(api, cast, part, params, field):
     "path",
     [
         "{player}/partners/?season=99",
-        "{player}/partners/?cursor=not-a-cursor",
         "999999/opponents/",
         "{player}/versus/999999/",
         "999999/versus/{player}/",

@@ -5,6 +5,9 @@ key named ``demo`` is printed when it is issued; a key is shown only once, so la
 exists and how to issue another instead of printing anything secret.
 """
 
+import sys
+from pathlib import Path
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import connection
@@ -12,12 +15,22 @@ from django.db import connection
 from ranking.demo import DEMO_KEY_NAME, demo_ladder_load
 
 WHERE_TO_LOOK = """\
-Once served (`python manage.py runserver {address}`, as `make run` does), look at:
+Once served (`{python} manage.py runserver {address}`, as `make run` does), look at:
   the players' pages (/ru/ in Russian)  http://{address}/en/
   the leaderboard                       http://{address}/api/v1/leaderboard/
   the API, browsable                    http://{address}/api/docs/ (schema at /api/schema/)
   the admin                             http://{address}/admin/ (make a login with
-                                        `python manage.py createsuperuser`)"""
+                                        `{python} manage.py createsuperuser`)"""
+
+
+def python_called() -> str:
+    """The Python to call ``manage.py`` with, as the hints print it: the project's virtualenv
+    from the project's directory (``.venv/bin/python``, where ``make`` installs Django) when
+    this command runs in it, else ``python`` (the Docker image's)."""
+    try:
+        return str(Path(sys.executable).relative_to(settings.BASE_DIR))
+    except ValueError:
+        return "python"
 
 
 class Command(BaseCommand):
@@ -46,9 +59,9 @@ class Command(BaseCommand):
         if ladder.key is None:
             self.stdout.write(
                 f"The service key '{DEMO_KEY_NAME}' exists already and a key is shown only "
-                "once; issue another with `python manage.py create_service_key NAME`."
+                f"once; issue another with `{python_called()} manage.py create_service_key NAME`."
             )
         else:
             self.stdout.write(f"Service key '{DEMO_KEY_NAME}' (shown once, store it now):")
             self.stdout.write(f"  Authorization: Api-Key {ladder.key}")
-        self.stdout.write(WHERE_TO_LOOK.format(address=options["address"]))
+        self.stdout.write(WHERE_TO_LOOK.format(address=options["address"], python=python_called()))
