@@ -27,6 +27,14 @@ class NumberedPages(PageNumberPagination):
             return paginator.num_pages
         return page_number(given)
 
+    def get_schema_operation_parameters(self, view) -> list[dict]:
+        """DRF's ``page`` and ``page_size`` parameters, ``page`` a whole number from 1."""
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"] = {**parameter["schema"], "minimum": 1}
+        return parameters
+
 
 class CursorPages(CursorPagination):
     """DRF's cursor pages, where a ``cursor`` that is none of the list's is a 400 on ``cursor``
