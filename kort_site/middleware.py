@@ -108,15 +108,21 @@ def _chunked_body_read(request: HttpRequest) -> HttpResponse | None:
 def _body_too_large(request: HttpRequest) -> HttpResponse | None:
     """413 for a declared body over the limit, which is never read. A WSGI request body is
     read up to its declared length only, so a body without one is empty."""
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return None
+    length = _declared_length(request)
     limit = settings.KORT_MAX_BODY_BYTES
     if length <= limit:
         return None
     detail = f"the request body is {length} bytes; at most {limit} bytes are accepted"
     return JsonResponse({"detail": detail}, status=HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+
+
+def _declared_length(request: HttpRequest) -> int:
+    """The body's length as ``Content-Length`` declares it; 0 for none, or one that is no
+    number (a WSGI request body is read up to its declared length only)."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
 
 
 WITH_BODY = ("POST", "PUT", "PATCH")
@@ -127,13 +133,7 @@ def _body_not_json(request: HttpRequest) -> HttpResponse | None:
     """415 for a ``POST``, ``PUT`` or ``PATCH`` that carries a body (a length over 0, a chunked
     body read whole already) of a media type that the API's one parser (JSON) does not read,
     or of none; a request without a body needs no ``Content-Type``."""
-    if request.method not in WITH_BODY:
-        return None
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        length = 0
-    if length <= 0:
+    if request.method not in WITH_BODY or _declared_length(request) <= 0:
         return None
     media_type = request.META.get("CONTENT_TYPE", "")
     if media_type_matches(SafeJSONParser.media_type, media_type):
