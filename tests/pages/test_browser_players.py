@@ -8,13 +8,27 @@ answer. Screenshots go to ``artifacts/screenshots/``."""
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 import pytest
+import time_machine
 from django.core.management import call_command
+from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
 from players.services import player_create
-from tests.api_steps import ids_of, match_play, match_read, player_read, round_body
+from tests.api_steps import (
+    ids_of,
+    match_play,
+    match_read,
+    match_start,
+    player_read,
+    round_body,
+    rounds_report,
+)
+from tests.matches.play_records import bot_record, played
 from tests.pages.html import number
 from tests.ranking.season_steps import THREE_ONE, season_end
 
@@ -25,6 +39,18 @@ NARROW = 360
 LANGS = ("en", "ru")
 MINUS = "\u2212"
 VOID_REASON = "a cheater at the table"
+SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+NOT_KNOWN = "\u2014"  # an em dash, named for screen readers
+HYPHEN_BEFORE_DIGIT = re.compile(r"(?<![\w.])-\d")
+"""A negative number written with a hyphen-minus instead of U+2212."""
+DATES = {
+    "en": re.compile(
+        r"^[A-Z][a-z]+\.? \d{1,2}, \d{4}(, (\d{1,2}(:\d\d)? [ap]\.m\.|noon|midnight))?$"
+    ),
+    # the day, the month's name (Cyrillic small letters), the year and its abbreviation, the time
+    "ru": re.compile("^\\d{1,2} [\u0430-\u044f]+ \\d{4} \u0433\\.(, \\d{1,2}:\\d\\d)?$"),
+}
+"""The one way each language writes a date (and a time of day) on the pages."""
 
 
 def signed(value: int) -> str:
@@ -45,22 +71,23 @@ def cells(browser, table_id: str) -> list[list[str]]:
 
 
 def fits(browser, width: int = NARROW) -> tuple[int, int]:
-    """The page's scroll width and its viewport's width at ``width`` px (a phone's)."""
+    """The page's scroll width and the window's inner width at ``width`` px (a phone's): the
+    page scrolls sideways when the first is the larger."""
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": True},
     )
     try:
         return browser.execute_script(
-            "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            "return [document.documentElement.scrollWidth, window.innerWidth]"
         )
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def assert_no_sideways_scroll(browser) -> None:
-    scroll, client = fits(browser)
-    assert scroll <= client, f"{browser.current_url}: {scroll} px wide in {client} px"
+    scroll, inner = fits(browser)
+    assert scroll <= inner, f"{browser.current_url}: {scroll} px wide in {inner} px"
 
 
 @pytest.fixture
@@ -92,13 +119,35 @@ def story(service, cast):
     }
 
 
+def assert_rounds_are_the_apis(browser, answer: dict, lang: str) -> None:
+    """Each round's trump caller (seat and player, linked) and trump suit, or a dash named
+    "not known" when no play record says it, as the API's match read has them."""
+    rows = browser.find_elements(By.CSS_SELECTOR, "#rounds tbody tr")
+    seat_word = {"en": "seat", "ru": "место"}[lang]
+    for row, round_ in zip(rows, answer["rounds"], strict=True):
+        caller = row.find_element(By.CSS_SELECTOR, "td:nth-of-type(1)")
+        assert caller.text.startswith(f"{seat_word} {round_['trump_seat']}, ")
+        player = answer["seats"][round_["trump_seat"]]
+        href = caller.find_element(By.TAG_NAME, "a").get_attribute("href")
+        assert href.endswith(f"/{lang}/players/{player}/")
+        trump = row.find_element(By.CSS_SELECTOR, "td:last-child")
+        suit = (round_["play"] or {}).get("trump_suit")
+        if suit is None:
+            assert trump.text == NOT_KNOWN
+            named = trump.find_element(By.TAG_NAME, "span").get_attribute("aria-label")
+            assert named == {"en": "not known", "ru": "неизвестно"}[lang]
+        else:
+            assert trump.text == SUITS[suit]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_match_page_explains_its_cups_and_its_void(
-    browser, live_server, screenshot, api, story, lang
+    browser, live_server, screenshot, api, service, cast, story, lang
 ):
     answer = match_read(api, story["first"])
     open_page(browser, live_server, f"/{lang}/matches/{story['first']}/")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Bita & Dara 3 : 1 Cyrus & Iman"
+    assert_rounds_are_the_apis(browser, answer, lang)  # reported in summary: no suit known
     breakdown = cells(browser, "breakdown")
     for row, team in zip(breakdown, ("A", "B"), strict=True):
         figures = answer["cups_breakdown"][team]
@@ -124,6 +173,45 @@ def test_the_match_page_explains_its_cups_and_its_void(
     assert voided["voided_at"][:4] in notice  # its year, in the date shown
     assert_no_sideways_scroll(browser)
     screenshot(f"match-void-{lang}")
+
+    recorded = match_start(service, ids_of(cast), mode="room")
+    rounds_report(service, recorded, [played(0, bot_record(0, 7, 3))])
+    open_page(browser, live_server, f"/{lang}/matches/{recorded}/")
+    assert_rounds_are_the_apis(browser, match_read(api, recorded), lang)  # its record: the suit
+
+
+VOTE_SETTLED = {
+    "en": ("BAVAN! Playing to 13:0", ["Silent: counted as agreement", "Bavan! (bot)"]),
+    "ru": (
+        "БАВЯН! Игра продолжается до 13:0",
+        ["Промолчал: засчитано как согласие", "Бавян! (бот)"],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_settled_vote_shows_the_bots_and_the_silent_seats_votes(
+    browser, live_server, screenshot, api, service, cast, lang
+):
+    """Team A reached 7:0 a minute ago; Cyrus left, so a bot voted for his seat, and Amir said
+    nothing until the deadline: his silence agreed with the bot's Bavan (KORT_RULES §4)."""
+    with time_machine.travel(timezone.now() - timedelta(minutes=1), tick=False):
+        match_id = match_start(service, ids_of(cast), mode="room")
+        rounds_report(service, match_id, [round_body(0, 7, 0, "vote")])
+        assert service.post(f"/api/v1/matches/{match_id}/seats/2/leave/").status_code == 200
+    open_page(browser, live_server, f"/{lang}/matches/{match_id}/")  # the read settles it
+    voting = api.get(f"/api/v1/matches/{match_id}/rounds/1/vote/").data
+    assert voting["status"] == "go"
+    assert {
+        seat: (cast_vote["vote"], cast_vote["bot"]) for seat, cast_vote in voting["votes"].items()
+    } == {"2": ("bavan", True)}
+    state, votes = VOTE_SETTLED[lang]
+    assert browser.find_element(By.ID, "vote-state").text == state
+    assert [row[:2] for row in cells(browser, "votes")] == [["0", "Amir"], ["2", "Cyrus"]]
+    assert [row[2] for row in cells(browser, "votes")] == votes
+    assert browser.find_element(By.ID, "match").get_attribute("data-refresh-seconds") is None
+    assert_no_sideways_scroll(browser)
+    screenshot(f"match-vote-settled-{lang}")
 
 
 KIND_WORDS = {
