@@ -254,6 +254,23 @@ def test_my_games_after_a_season_end_and_a_void(browser, live_server, screenshot
     assert browser.find_element(By.ID, "chart-summary").text  # the chart in words
 
     stats = player_read(api, bita, "stats/")
+    cups = texts(browser, "section[aria-labelledby=cups-heading] dl.figures dd")
+    assert [number(value) for value in cups] == [
+        stats["cups"],
+        stats["best_cups"],
+        player_read(api, bita)["rank"],
+    ]
+    games = texts(browser, "section[aria-labelledby=games-heading] dl.figures:not(#streaks) dd")
+    assert [number(value) for value in games] == [
+        stats[name]
+        for name in (
+            "matches_played",
+            "matches_won",
+            "matches_lost",
+            "rounds_played",
+            "rounds_won",
+        )
+    ]
     streaks = [number(value) for value in texts(browser, "#streaks dd")]
     assert streaks == [
         stats["streaks"]["win"]["current"],
@@ -274,6 +291,10 @@ def test_my_games_after_a_season_end_and_a_void(browser, live_server, screenshot
         assert [link.get_attribute("href").rsplit("/", 2)[-2] for link in links] == [
             str(row["player"]["id"]) for row in table
         ]
+        together = {"partners": "with", "opponents": "against"}[side]
+        for row in table:  # each pair's figures, as the API's versus read has them
+            versus = player_read(api, bita, f"versus/{row['player']['id']}/")[together]
+            assert [versus["matches"], versus["won"]] == [row["matches"], row["won"]]
     modes = cells(browser, "modes")
     for row, mode in zip(modes, ("ranked", "room"), strict=True):
         figures = player_read(api, bita, f"stats/?mode={mode}")
@@ -281,6 +302,24 @@ def test_my_games_after_a_season_end_and_a_void(browser, live_server, screenshot
             figures["matches_played"],
             figures["matches_won"],
             figures["matches_lost"],
+        ]
+        assert [number(cell) for cell in row[4].split("/")] == [
+            figures["rounds_won"],
+            figures["rounds_played"],
+        ]
+        assert number(row[5]) == figures["streaks"]["win"]["best"]
+    seasons = player_read(api, bita, "seasons/")["results"]
+    season_word = {"en": "Season {}", "ru": "Сезон {}"}[lang]
+    shown = cells(browser, "seasons")
+    assert [row[0] for row in shown] == [season_word.format(row["season"]) for row in seasons]
+    for row, season in zip(shown, seasons, strict=True):  # a season's ranked figures
+        figures = player_read(api, bita, f"stats/?mode=ranked&season={season['season']}")
+        assert [number(cell) for cell in row[1:]] == [
+            season["rank"],
+            figures["cups"],
+            figures["best_cups"],
+            figures["matches_played"],
+            figures["matches_won"],
         ]
 
     history = player_read(api, bita, "matches/")["results"]
@@ -299,6 +338,18 @@ def test_my_games_after_a_season_end_and_a_void(browser, live_server, screenshot
         assert [link.get_attribute("href").rsplit("/", 2)[-2] for link in links] == [
             str(row["id"]) for row in listed
         ]
+
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:  # without JavaScript: the chart in words, a note, and the table of the same changes
+        open_page(browser, live_server, f"/{lang}/players/{bita}/")
+        note = browser.find_element(By.CSS_SELECTOR, ".chart-figure p.note")
+        assert note.is_displayed()
+        assert {"en": "needs JavaScript", "ru": "нужен JavaScript"}[lang] in note.text
+        assert browser.find_element(By.ID, "chart-summary").is_displayed()
+        assert len(cells(browser, "ledger")) == len(ledger)
+        screenshot(f"player-no-script-{lang}", desktop=False)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
 
 @pytest.mark.parametrize("lang", LANGS)
