@@ -18,6 +18,7 @@ from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
+from pages import views
 from players.services import player_create
 from tests.api_steps import (
     ids_of,
@@ -385,24 +386,66 @@ def test_a_bot_page_shows_its_matches_and_no_zeros(browser, live_server, screens
     screenshot(f"player-bot-{lang}")
 
 
+LABELS = "h2, caption, thead th, dt, label, button, nav.pagination a"
+"""The elements that label the pages: headings, captions, columns, figures, form fields."""
+CYRILLIC = re.compile("[\u0400-\u04ff]")
+TITLES = {
+    "en": {"board-page-2": "Leaderboard, page 2 · ", "history-older": "Bita: older matches · "},
+    "ru": {
+        "board-page-2": "Таблица лидеров, страница 2 · ",
+        "history-older": "Bita: более ранние матчи · ",
+    },
+}
+
+
+def assert_in_the_readers_language(browser, lang: str) -> None:
+    """Every label in the page's language (in Russian, each has Cyrillic letters; in English,
+    none), every date written the language's one way, and no negative number with a
+    hyphen-minus (U+2212 MINUS SIGN instead)."""
+    labels = [text for text in texts(browser, LABELS) if text]
+    labels += [
+        element.get_attribute("data-label")
+        for element in browser.find_elements(By.CSS_SELECTOR, "main [data-label]")
+    ]
+    labels = [label for label in labels if any(letter.isalpha() for letter in label)]
+    assert labels  # the page numbers left out
+    if lang == "ru":
+        assert [label for label in labels if not CYRILLIC.search(label)] == []
+    else:
+        assert [label for label in labels if CYRILLIC.search(label)] == []
+    dates = texts(browser, "main time") + texts(browser, "#history tbody th a")
+    assert [date for date in dates if not DATES[lang].match(date)] == []
+    main = browser.find_element(By.TAG_NAME, "main").text
+    assert HYPHEN_BEFORE_DIGIT.search(main) is None, browser.current_url
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_page_fits_a_phone_in_the_dark_with_its_title(
-    browser, live_server, screenshot, story, lang
+    browser, live_server, screenshot, story, lang, monkeypatch
 ):
-    pages = [
-        f"/{lang}/",
-        f"/{lang}/seasons/1/",
-        f"/{lang}/players/{story['bita']}/",
-        f"/{lang}/matches/{story['room']}/",
-        f"/{lang}/matches/{story['first']}/",
-    ]
-    titles = set()
+    """The leaderboard (its second page), a season, My games, a page of older matches of
+    its history, a room match and a ranked one: at 360 px, none scrolls sideways; each has
+    its own title and description, the icon, the dark scheme, its labels and dates in the
+    reader's language and the minus sign; a screenshot of each."""
+    monkeypatch.setattr(views, "LEADERBOARD_PAGE_SIZE", 2)  # the board's 4 players: 2 pages
+    monkeypatch.setattr(views, "HISTORY_PAGE_SIZE", 2)
+    open_page(browser, live_server, f"/{lang}/players/{story['bita']}/")
+    older = browser.find_element(By.CSS_SELECTOR, "nav.pagination a[rel=next]")
+    pages = {
+        "board-page-2": f"/{lang}/?page=2",
+        "season": f"/{lang}/seasons/1/",
+        "player": f"/{lang}/players/{story['bita']}/",
+        "history-older": older.get_attribute("href").removeprefix(live_server.url),
+        "match-room": f"/{lang}/matches/{story['room']}/",
+        "match-ranked": f"/{lang}/matches/{story['first']}/",
+    }
+    titles, descriptions = set(), set()
     browser.execute_cdp_cmd(
         "Emulation.setEmulatedMedia",
         {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
     )
     try:
-        for path in pages:
+        for name, path in pages.items():
             open_page(browser, live_server, path)
             assert_no_sideways_scroll(browser)
             background = browser.execute_script(
@@ -410,7 +453,7 @@ def test_every_page_fits_a_phone_in_the_dark_with_its_title(
             )
             assert background == "rgb(21, 23, 26)", path  # the dark scheme's paper
             description = browser.find_element(By.CSS_SELECTOR, "meta[name=description]")
-            assert description.get_attribute("content")
+            descriptions.add(description.get_attribute("content"))
             icon = browser.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
             assert (
                 browser.execute_script(
@@ -420,8 +463,13 @@ def test_every_page_fits_a_phone_in_the_dark_with_its_title(
                 )
                 == 200
             )
+            if name in TITLES[lang]:
+                assert browser.title.startswith(TITLES[lang][name])
             titles.add(browser.title)
-        screenshot(f"match-dark-{lang}")
+            assert_in_the_readers_language(browser, lang)
+            screenshot(f"{name}-dark-{lang}", desktop=False)
+        assert MINUS in browser.find_element(By.ID, "breakdown").text  # the losers' cups
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     assert len(titles) == len(pages)  # a title per page
+    assert len(descriptions) == len(pages) - 1  # My games and its older matches share one
