@@ -9,7 +9,7 @@ answer. Screenshots go to ``artifacts/screenshots/``."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 import time_machine
@@ -171,7 +171,11 @@ def test_the_match_page_explains_its_cups_and_its_void(
     notice = browser.find_element(By.ID, "void").text
     assert VOID_REASON in notice
     assert {"en": "Voided on", "ru": "Аннулирован"}[lang] in notice
-    assert voided["voided_at"][:4] in notice  # its year, in the date shown
+    when = browser.find_element(By.CSS_SELECTOR, "#void time")
+    shown_at = datetime.fromisoformat(when.get_attribute("datetime"))
+    assert shown_at == datetime.fromisoformat(voided["voided_at"].replace("Z", "+00:00"))
+    assert DATES[lang].match(when.text), when.text
+    assert_in_the_readers_language(browser, lang)
     assert_no_sideways_scroll(browser)
     screenshot(f"match-void-{lang}")
 
