@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -549,6 +550,15 @@ def _round_row(round_: HistoryRound, players: dict[int, int], names: dict[int, P
     return RoundRow(round_, names[players[round_.trump_seat]], state, winner, trump)
 
 
+def _time_shown(moment) -> SafeString:
+    """A moment as a ``<time>`` element: the instant for machines, and for the reader the
+    language's one date format (``kort_site.formats``), in the site's time zone."""
+    local = timezone.localtime(moment)
+    return format_html(
+        '<time datetime="{}">{}</time>', local.isoformat(), date_format(local, "DATETIME_FORMAT")
+    )
+
+
 def team_names(seats: dict[int, int], names: dict[int, Player], team: Team) -> str:
     """The display names of a team's players, in seat order: "Bita & Dara"."""
     return " & ".join(names[seats[seat]].display_name for seat in team.seats)
@@ -590,6 +600,7 @@ def match(request, match_id: int):
         "teams": {team.value: team_names(players, names, team) for team in Team},
         "season": season,
         "season_name": season and labels.season_shown(season),
+        "voided": shown.voided_at and _time_shown(shown.voided_at),
         "breakdown": _cups_rows(shown, players, names),
         "mode": labels.MODES[Mode(shown.mode)],
         "status": labels.MATCH_STATUSES[MatchStatus(shown.status)],

@@ -52,11 +52,13 @@ def browser(tmp_path_factory):
 @pytest.fixture
 def screenshot(browser):
     """``screenshot(name)``: save the whole page the browser shows, at a phone's and at a
-    desktop's width, as ``artifacts/screenshots/<name>-phone.png`` and ``<name>-desktop.png``."""
+    desktop's width, as ``artifacts/screenshots/<name>-phone.png`` and ``<name>-desktop.png``;
+    ``screenshot(name, desktop=False)`` only at the phone's."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(name: str) -> None:
-        for size_name, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+    def take(name: str, *, desktop: bool = True) -> None:
+        sizes = (("phone", PHONE), ("desktop", DESKTOP)) if desktop else (("phone", PHONE),)
+        for size_name, (width, height) in sizes:
             metrics = {"width": width, "deviceScaleFactor": 1, "mobile": size_name == "phone"}
             browser.execute_cdp_cmd(
                 "Emulation.setDeviceMetricsOverride", {**metrics, "height": height}

@@ -8,13 +8,28 @@ answer. Screenshots go to ``artifacts/screenshots/``."""
 
 from __future__ import annotations
 
+import re
+from datetime import datetime, timedelta
+
 import pytest
+import time_machine
 from django.core.management import call_command
+from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
+from pages import views
 from players.services import player_create
-from tests.api_steps import ids_of, match_play, match_read, player_read, round_body
+from tests.api_steps import (
+    ids_of,
+    match_play,
+    match_read,
+    match_start,
+    player_read,
+    round_body,
+    rounds_report,
+)
+from tests.matches.play_records import bot_record, played
 from tests.pages.html import number
 from tests.ranking.season_steps import THREE_ONE, season_end
 
@@ -25,6 +40,18 @@ NARROW = 360
 LANGS = ("en", "ru")
 MINUS = "\u2212"
 VOID_REASON = "a cheater at the table"
+SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+NOT_KNOWN = "\u2014"  # an em dash, named for screen readers
+HYPHEN_BEFORE_DIGIT = re.compile(r"(?<![\w.])-\d")
+"""A negative number written with a hyphen-minus instead of U+2212."""
+DATES = {
+    "en": re.compile(
+        r"^[A-Z][a-z]+\.? \d{1,2}, \d{4}(, (\d{1,2}(:\d\d)? [ap]\.m\.|noon|midnight))?$"
+    ),
+    # the day, the month's name (Cyrillic small letters), the year and its abbreviation, the time
+    "ru": re.compile("^\\d{1,2} [\u0430-\u044f]+ \\d{4} \u0433\\.(, \\d{1,2}:\\d\\d)?$"),
+}
+"""The one way each language writes a date (and a time of day) on the pages."""
 
 
 def signed(value: int) -> str:
@@ -45,22 +72,23 @@ def cells(browser, table_id: str) -> list[list[str]]:
 
 
 def fits(browser, width: int = NARROW) -> tuple[int, int]:
-    """The page's scroll width and its viewport's width at ``width`` px (a phone's)."""
+    """The page's scroll width and the window's inner width at ``width`` px (a phone's): the
+    page scrolls sideways when the first is the larger."""
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": True},
     )
     try:
         return browser.execute_script(
-            "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            "return [document.documentElement.scrollWidth, window.innerWidth]"
         )
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def assert_no_sideways_scroll(browser) -> None:
-    scroll, client = fits(browser)
-    assert scroll <= client, f"{browser.current_url}: {scroll} px wide in {client} px"
+    scroll, inner = fits(browser)
+    assert scroll <= inner, f"{browser.current_url}: {scroll} px wide in {inner} px"
 
 
 @pytest.fixture
@@ -92,13 +120,35 @@ def story(service, cast):
     }
 
 
+def assert_rounds_are_the_apis(browser, answer: dict, lang: str) -> None:
+    """Each round's trump caller (seat and player, linked) and trump suit, or a dash named
+    "not known" when no play record says it, as the API's match read has them."""
+    rows = browser.find_elements(By.CSS_SELECTOR, "#rounds tbody tr")
+    seat_word = {"en": "seat", "ru": "место"}[lang]
+    for row, round_ in zip(rows, answer["rounds"], strict=True):
+        caller = row.find_element(By.CSS_SELECTOR, "td:nth-of-type(1)")
+        assert caller.text.startswith(f"{seat_word} {round_['trump_seat']}, ")
+        player = answer["seats"][round_["trump_seat"]]
+        href = caller.find_element(By.TAG_NAME, "a").get_attribute("href")
+        assert href.endswith(f"/{lang}/players/{player}/")
+        trump = row.find_element(By.CSS_SELECTOR, "td:last-child")
+        suit = (round_["play"] or {}).get("trump_suit")
+        if suit is None:
+            assert trump.text == NOT_KNOWN
+            named = trump.find_element(By.TAG_NAME, "span").get_attribute("aria-label")
+            assert named == {"en": "not known", "ru": "неизвестно"}[lang]
+        else:
+            assert trump.text == SUITS[suit]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_match_page_explains_its_cups_and_its_void(
-    browser, live_server, screenshot, api, story, lang
+    browser, live_server, screenshot, api, service, cast, story, lang
 ):
     answer = match_read(api, story["first"])
     open_page(browser, live_server, f"/{lang}/matches/{story['first']}/")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Bita & Dara 3 : 1 Cyrus & Iman"
+    assert_rounds_are_the_apis(browser, answer, lang)  # reported in summary: no suit known
     breakdown = cells(browser, "breakdown")
     for row, team in zip(breakdown, ("A", "B"), strict=True):
         figures = answer["cups_breakdown"][team]
@@ -121,9 +171,52 @@ def test_the_match_page_explains_its_cups_and_its_void(
     notice = browser.find_element(By.ID, "void").text
     assert VOID_REASON in notice
     assert {"en": "Voided on", "ru": "Аннулирован"}[lang] in notice
-    assert voided["voided_at"][:4] in notice  # its year, in the date shown
+    when = browser.find_element(By.CSS_SELECTOR, "#void time")
+    shown_at = datetime.fromisoformat(when.get_attribute("datetime"))
+    assert shown_at == datetime.fromisoformat(voided["voided_at"].replace("Z", "+00:00"))
+    assert DATES[lang].match(when.text), when.text
+    assert_in_the_readers_language(browser, lang)
     assert_no_sideways_scroll(browser)
     screenshot(f"match-void-{lang}")
+
+    recorded = match_start(service, ids_of(cast), mode="room")
+    rounds_report(service, recorded, [played(0, bot_record(0, 7, 3))])
+    open_page(browser, live_server, f"/{lang}/matches/{recorded}/")
+    assert_rounds_are_the_apis(browser, match_read(api, recorded), lang)  # its record: the suit
+
+
+VOTE_SETTLED = {
+    "en": ("BAVAN! Playing to 13:0", ["Silent: counted as agreement", "Bavan! (bot)"]),
+    "ru": (
+        "БАВЯН! Игра продолжается до 13:0",
+        ["Промолчал: засчитано как согласие", "Бавян! (бот)"],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_settled_vote_shows_the_bots_and_the_silent_seats_votes(
+    browser, live_server, screenshot, api, service, cast, lang
+):
+    """Team A reached 7:0 a minute ago; Cyrus left, so a bot voted for his seat, and Amir said
+    nothing until the deadline: his silence agreed with the bot's Bavan (KORT_RULES §4)."""
+    with time_machine.travel(timezone.now() - timedelta(minutes=1), tick=False):
+        match_id = match_start(service, ids_of(cast), mode="room")
+        rounds_report(service, match_id, [round_body(0, 7, 0, "vote")])
+        assert service.post(f"/api/v1/matches/{match_id}/seats/2/leave/").status_code == 200
+    open_page(browser, live_server, f"/{lang}/matches/{match_id}/")  # the read settles it
+    voting = api.get(f"/api/v1/matches/{match_id}/rounds/1/vote/").data
+    assert voting["status"] == "go"
+    assert {
+        seat: (cast_vote["vote"], cast_vote["bot"]) for seat, cast_vote in voting["votes"].items()
+    } == {"2": ("bavan", True)}
+    state, votes = VOTE_SETTLED[lang]
+    assert browser.find_element(By.ID, "vote-state").text == state
+    assert [row[:2] for row in cells(browser, "votes")] == [["0", "Amir"], ["2", "Cyrus"]]
+    assert [row[2] for row in cells(browser, "votes")] == votes
+    assert browser.find_element(By.ID, "match").get_attribute("data-refresh-seconds") is None
+    assert_no_sideways_scroll(browser)
+    screenshot(f"match-vote-settled-{lang}")
 
 
 KIND_WORDS = {
@@ -166,6 +259,23 @@ def test_my_games_after_a_season_end_and_a_void(browser, live_server, screenshot
     assert browser.find_element(By.ID, "chart-summary").text  # the chart in words
 
     stats = player_read(api, bita, "stats/")
+    cups = texts(browser, "section[aria-labelledby=cups-heading] dl.figures dd")
+    assert [number(value) for value in cups] == [
+        stats["cups"],
+        stats["best_cups"],
+        player_read(api, bita)["rank"],
+    ]
+    games = texts(browser, "section[aria-labelledby=games-heading] dl.figures:not(#streaks) dd")
+    assert [number(value) for value in games] == [
+        stats[name]
+        for name in (
+            "matches_played",
+            "matches_won",
+            "matches_lost",
+            "rounds_played",
+            "rounds_won",
+        )
+    ]
     streaks = [number(value) for value in texts(browser, "#streaks dd")]
     assert streaks == [
         stats["streaks"]["win"]["current"],
@@ -186,6 +296,10 @@ def test_my_games_after_a_season_end_and_a_void(browser, live_server, screenshot
         assert [link.get_attribute("href").rsplit("/", 2)[-2] for link in links] == [
             str(row["player"]["id"]) for row in table
         ]
+        together = {"partners": "with", "opponents": "against"}[side]
+        for row in table:  # each pair's figures, as the API's versus read has them
+            versus = player_read(api, bita, f"versus/{row['player']['id']}/")[together]
+            assert [versus["matches"], versus["won"]] == [row["matches"], row["won"]]
     modes = cells(browser, "modes")
     for row, mode in zip(modes, ("ranked", "room"), strict=True):
         figures = player_read(api, bita, f"stats/?mode={mode}")
@@ -193,6 +307,24 @@ def test_my_games_after_a_season_end_and_a_void(browser, live_server, screenshot
             figures["matches_played"],
             figures["matches_won"],
             figures["matches_lost"],
+        ]
+        assert [number(cell) for cell in row[4].split("/")] == [
+            figures["rounds_won"],
+            figures["rounds_played"],
+        ]
+        assert number(row[5]) == figures["streaks"]["win"]["best"]
+    seasons = player_read(api, bita, "seasons/")["results"]
+    season_word = {"en": "Season {}", "ru": "Сезон {}"}[lang]
+    shown = cells(browser, "seasons")
+    assert [row[0] for row in shown] == [season_word.format(row["season"]) for row in seasons]
+    for row, season in zip(shown, seasons, strict=True):  # a season's ranked figures
+        figures = player_read(api, bita, f"stats/?mode=ranked&season={season['season']}")
+        assert [number(cell) for cell in row[1:]] == [
+            season["rank"],
+            figures["cups"],
+            figures["best_cups"],
+            figures["matches_played"],
+            figures["matches_won"],
         ]
 
     history = player_read(api, bita, "matches/")["results"]
@@ -211,6 +343,18 @@ def test_my_games_after_a_season_end_and_a_void(browser, live_server, screenshot
         assert [link.get_attribute("href").rsplit("/", 2)[-2] for link in links] == [
             str(row["id"]) for row in listed
         ]
+
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:  # without JavaScript: the chart in words, a note, and the table of the same changes
+        open_page(browser, live_server, f"/{lang}/players/{bita}/")
+        note = browser.find_element(By.CSS_SELECTOR, ".chart-figure p.note")
+        assert note.is_displayed()
+        assert {"en": "needs JavaScript", "ru": "нужен JavaScript"}[lang] in note.text
+        assert browser.find_element(By.ID, "chart-summary").is_displayed()
+        assert len(cells(browser, "ledger")) == len(ledger)
+        screenshot(f"player-no-script-{lang}", desktop=False)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -246,24 +390,66 @@ def test_a_bot_page_shows_its_matches_and_no_zeros(browser, live_server, screens
     screenshot(f"player-bot-{lang}")
 
 
+LABELS = "h2, caption, thead th, dt, label, button, nav.pagination a"
+"""The elements that label the pages: headings, captions, columns, figures, form fields."""
+CYRILLIC = re.compile("[\u0400-\u04ff]")
+TITLES = {
+    "en": {"board-page-2": "Leaderboard, page 2 · ", "history-older": "Bita: older matches · "},
+    "ru": {
+        "board-page-2": "Таблица лидеров, страница 2 · ",
+        "history-older": "Bita: более ранние матчи · ",
+    },
+}
+
+
+def assert_in_the_readers_language(browser, lang: str) -> None:
+    """Every label in the page's language (in Russian, each has Cyrillic letters; in English,
+    none), every date written the language's one way, and no negative number with a
+    hyphen-minus (U+2212 MINUS SIGN instead)."""
+    labels = [text for text in texts(browser, LABELS) if text]
+    labels += [
+        element.get_attribute("data-label")
+        for element in browser.find_elements(By.CSS_SELECTOR, "main [data-label]")
+    ]
+    labels = [label for label in labels if any(letter.isalpha() for letter in label)]
+    assert labels  # the page numbers left out
+    if lang == "ru":
+        assert [label for label in labels if not CYRILLIC.search(label)] == []
+    else:
+        assert [label for label in labels if CYRILLIC.search(label)] == []
+    dates = texts(browser, "main time") + texts(browser, "#history tbody th a")
+    assert [date for date in dates if not DATES[lang].match(date)] == []
+    main = browser.find_element(By.TAG_NAME, "main").text
+    assert HYPHEN_BEFORE_DIGIT.search(main) is None, browser.current_url
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_page_fits_a_phone_in_the_dark_with_its_title(
-    browser, live_server, screenshot, story, lang
+    browser, live_server, screenshot, story, lang, monkeypatch
 ):
-    pages = [
-        f"/{lang}/",
-        f"/{lang}/seasons/1/",
-        f"/{lang}/players/{story['bita']}/",
-        f"/{lang}/matches/{story['room']}/",
-        f"/{lang}/matches/{story['first']}/",
-    ]
-    titles = set()
+    """The leaderboard (its second page), a season, My games, a page of older matches of
+    its history, a room match and a ranked one: at 360 px, none scrolls sideways; each has
+    its own title and description, the icon, the dark scheme, its labels and dates in the
+    reader's language and the minus sign; a screenshot of each."""
+    monkeypatch.setattr(views, "LEADERBOARD_PAGE_SIZE", 2)  # the board's 4 players: 2 pages
+    monkeypatch.setattr(views, "HISTORY_PAGE_SIZE", 2)
+    open_page(browser, live_server, f"/{lang}/players/{story['bita']}/")
+    older = browser.find_element(By.CSS_SELECTOR, "nav.pagination a[rel=next]")
+    pages = {
+        "board-page-2": f"/{lang}/?page=2",
+        "season": f"/{lang}/seasons/1/",
+        "player": f"/{lang}/players/{story['bita']}/",
+        "history-older": older.get_attribute("href").removeprefix(live_server.url),
+        "match-room": f"/{lang}/matches/{story['room']}/",
+        "match-ranked": f"/{lang}/matches/{story['first']}/",
+    }
+    titles, descriptions = set(), set()
     browser.execute_cdp_cmd(
         "Emulation.setEmulatedMedia",
         {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
     )
     try:
-        for path in pages:
+        for name, path in pages.items():
             open_page(browser, live_server, path)
             assert_no_sideways_scroll(browser)
             background = browser.execute_script(
@@ -271,7 +457,7 @@ def test_every_page_fits_a_phone_in_the_dark_with_its_title(
             )
             assert background == "rgb(21, 23, 26)", path  # the dark scheme's paper
             description = browser.find_element(By.CSS_SELECTOR, "meta[name=description]")
-            assert description.get_attribute("content")
+            descriptions.add(description.get_attribute("content"))
             icon = browser.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
             assert (
                 browser.execute_script(
@@ -281,8 +467,13 @@ def test_every_page_fits_a_phone_in_the_dark_with_its_title(
                 )
                 == 200
             )
+            if name in TITLES[lang]:
+                assert browser.title.startswith(TITLES[lang][name])
             titles.add(browser.title)
-        screenshot(f"match-dark-{lang}")
+            assert_in_the_readers_language(browser, lang)
+            screenshot(f"{name}-dark-{lang}", desktop=False)
+        assert MINUS in browser.find_element(By.ID, "breakdown").text  # the losers' cups
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     assert len(titles) == len(pages)  # a title per page
+    assert len(descriptions) == len(pages) - 1  # My games and its older matches share one
