@@ -233,7 +233,7 @@ def run(statements: Iterable[Statement]) -> None:
     with ``;`` in one ``execute``: one round trip for up to :data:`INSERT_PARAMS` values (a
     finalization's writes, KORT_RULES §7, §8, §12, all at once). That takes psycopg's
     client-side binding, which Django's backend uses unless ``OPTIONS`` sets
-    ``server_side_binding`` (docs/scaling.md: PgBouncer in transaction mode is fine with it);
+    ``server_side_binding`` (docs/scaling.md: fine behind PgBouncer in transaction mode);
     with server-side binding, and on SQLite, one ``execute`` a statement."""
     trips: list[_Trip] = []
     for statement in statements:
