@@ -1,9 +1,11 @@
 """The hot paths' SQL without the ORM's compiler on every call, on PostgreSQL and SQLite.
 
-- ``updates``: writes of many rows in one statement, each row to its own values. The
-  finalization's hot path (KORT_RULES §7, §8) updates a few players' cups and statistics per
-  match, and the ORM's expression compiler costs more than the statement itself there. SQL is
-  built from the models' table and column names only; every value is a parameter.
+- ``updates``: writes of many rows in one statement, each row to its own values, as plain
+  values that one function runs together (one round trip on PostgreSQL). The finalization's
+  hot path (KORT_RULES §7, §8, §12) updates a few players' cups and statistics per match, and
+  the ORM's expression compiler costs more than the statement itself there, and the round
+  trips more than both. SQL is built from the models' table and column names only; every
+  value is a parameter.
 - ``compiled``: reads the ORM compiles once per database, then runs as raw queries with each
   call's values: the small reads every request or finalization makes (a round report's locked
   match, the service key, the current season).

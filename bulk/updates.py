@@ -1,15 +1,20 @@
-"""``UPDATE`` statements that set each row by its key (see the package's docstring).
+"""Writes of many rows in one statement, and a sequence of them in one round trip (see the
+package's docstring).
 
-An assignment is a column name and an SQL expression over the row with its parameters; the
-helpers build the usual ones: a value chosen by the row's key (:func:`by_key`), a column
-raised by an amount chosen by the row's key (:func:`added_by_key`), and the higher of a column
-and an expression (:func:`at_least`).
+A statement is a plain value: :class:`Insert` (rows of a model; the rows already there may be
+skipped, or added to or replaced, :class:`Upsert`) or :class:`Update` (the rows of some keys,
+each column set to an expression over the row). An expression is a plain value too: one value
+for every row (:class:`FieldValue`), a value chosen by the row's key (:class:`ByKey`), the
+column raised by an amount chosen by the row's key (:class:`AddedByKey`), the higher of the
+column and an expression (:class:`AtLeast`). Whoever decides a write builds the values;
+:func:`run` renders them as SQL for the database their model is written to and runs them in
+order, in the caller's transaction: on PostgreSQL, as few round trips as the values allow.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connections, router
@@ -25,86 +30,128 @@ def _quoted(name: str) -> str:
     return f'"{name}"'
 
 
-def by_key(key: str, values: Mapping[int, int]) -> Expression:
+@dataclass(frozen=True)
+class FieldValue:
+    """``value`` in every row, converted as the assigned column's field saves it."""
+
+    value: Any
+
+    def sql(self, column: Field, connection: BaseDatabaseWrapper) -> Expression:
+        return "%s", [column.get_db_prep_save(self.value, connection)]
+
+
+@dataclass(frozen=True)
+class ByKey:
     """The integer ``values[k]`` for the row whose column ``key`` is ``k`` (NULL for any other
     row, which the statement's keys must not include)."""
-    whens = " ".join(["WHEN %s THEN CAST(%s AS integer)"] * len(values))
-    params = [v for item in sorted(values.items()) for v in item]
-    return f"CASE {_quoted(key)} {whens} END", params
+
+    key: str
+    values: Mapping[int, int]
+
+    def sql(self, column: Field, connection: BaseDatabaseWrapper) -> Expression:
+        whens = " ".join(["WHEN %s THEN CAST(%s AS integer)"] * len(self.values))
+        params = [v for item in sorted(self.values.items()) for v in item]
+        return f"CASE {_quoted(self.key)} {whens} END", params
 
 
-def field_value(model: type[Model], field: str, value: Any) -> Expression:
-    """``value`` as a parameter, converted as the model's ``field`` saves it."""
-    connection = connections[router.db_for_write(model)]
-    concrete = model._meta.get_field(field)
-    assert isinstance(concrete, Field), f"{model.__name__}.{field} is not a column"
-    return "%s", [concrete.get_db_prep_save(value, connection)]
+@dataclass(frozen=True)
+class AddedByKey:
+    """The assigned column plus the amount of the row's group: ``amounts`` is ``(amount,
+    keys)`` pairs, each amount added to the rows whose column ``key`` is in its keys (0 to any
+    other)."""
+
+    key: str
+    amounts: Sequence[tuple[int, Collection[int]]]
+
+    def sql(self, column: Field, connection: BaseDatabaseWrapper) -> Expression:
+        whens = []
+        params: list[Any] = []
+        for amount, keys in self.amounts:
+            marks = ", ".join(["%s"] * len(keys))
+            whens.append(f"WHEN {_quoted(self.key)} IN ({marks}) THEN CAST(%s AS integer)")
+            params += [*sorted(keys), amount]
+        return f"{_quoted(str(column.column))} + CASE {' '.join(whens)} ELSE 0 END", params
 
 
-def added_by_key(
-    column: str, key: str, amounts: Sequence[tuple[int, Collection[int]]]
-) -> Expression:
-    """``column`` plus the amount of the row's group: ``amounts`` is ``(amount, keys)`` pairs,
-    each amount added to the rows whose column ``key`` is in its keys (0 to any other)."""
-    whens = []
-    params: list[Any] = []
-    for amount, keys in amounts:
-        marks = ", ".join(["%s"] * len(keys))
-        whens.append(f"WHEN {_quoted(key)} IN ({marks}) THEN CAST(%s AS integer)")
-        params += [*sorted(keys), amount]
-    return f"{_quoted(column)} + CASE {' '.join(whens)} ELSE 0 END", params
-
-
-def at_least(column: str, expression: Expression, *, vendor: str) -> Expression:
-    """The higher of ``column`` and ``expression`` (``GREATEST``; two-argument ``MAX`` on
+@dataclass(frozen=True)
+class AtLeast:
+    """The higher of the assigned column and ``value`` (``GREATEST``; two-argument ``MAX`` on
     SQLite)."""
-    sql, params = expression
-    function = "MAX" if vendor == "sqlite" else "GREATEST"
-    return f"{function}({_quoted(column)}, {sql})", params
+
+    value: ByKey | FieldValue
+
+    def sql(self, column: Field, connection: BaseDatabaseWrapper) -> Expression:
+        sql, params = self.value.sql(column, connection)
+        function = "MAX" if connection.vendor == "sqlite" else "GREATEST"
+        return f"{function}({_quoted(str(column.column))}, {sql})", params
 
 
-def vendor_of(model: type[Model]) -> str:
-    """The database vendor that writes of ``model`` go to (``postgresql``, ``sqlite``)."""
-    return connections[router.db_for_write(model)].vendor
+Assigned = FieldValue | ByKey | AddedByKey | AtLeast
+"""What an :class:`Update` sets a column to."""
 
 
-def update_rows(
-    model: type[Model],
-    key: str,
-    keys: Collection[int],
-    assignments: Mapping[str, Expression],
-    **where: Any,
-) -> int:
-    """``UPDATE`` the table of ``model`` where column ``key`` is one of ``keys`` (and each
-    column of ``where`` equals its value), setting each column of ``assignments`` to its
-    expression; on the database that writes of ``model`` go to, inside the caller's
-    transaction. Returns the rows updated. Column names are the model's, never input."""
-    if not keys or not assignments:
-        return 0
-    sets = ", ".join(f"{_quoted(column)} = {sql}" for column, (sql, _) in assignments.items())
-    params = [p for _, args in assignments.values() for p in args]
-    conditions = [f"{_quoted(key)} IN ({', '.join(['%s'] * len(keys))})"]
-    params += sorted(keys)
-    for column, value in where.items():
-        conditions.append(f"{_quoted(column)} = %s")
-        params.append(value)
-    table = _quoted(model._meta.db_table)
-    with connections[router.db_for_write(model)].cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET {sets} WHERE {' AND '.join(conditions)}", params)
-        return cursor.rowcount
+@dataclass(frozen=True)
+class Rendered:
+    """One statement as SQL with its parameters, and the number of ``values`` it carries (a
+    parameter each, or the arrays' lengths together): what bounds a round trip."""
+
+    sql: str
+    params: list[Any]
+    values: int
 
 
-def insert_rows(
-    model: type[Model],
-    rows: Sequence[Mapping[str, Any]],
-    *,
-    skip_existing: bool = False,
-    replacing: Upsert | None = None,
-) -> None:
-    """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` values,
-    each row's columns not given taking the model field's default; with ``skip_existing``,
-    rows that would break a unique constraint are left out (``ON CONFLICT DO NOTHING``). Keys
-    are column names of concrete fields; the auto primary key is left to the database.
+@dataclass(frozen=True)
+class Update:
+    """``UPDATE`` the table of ``model`` where column ``key`` is one of ``keys`` (with a tuple
+    of columns, ``keys`` are tuples of their values) and each column of ``where`` equals its
+    value, setting each column of ``assignments`` to its expression. Nothing if there are no
+    keys or no assignments. Column names are the model's, never input."""
+
+    model: type[Model]
+    key: str | tuple[str, ...]
+    keys: Collection[Any]
+    assignments: Mapping[str, Assigned]
+    where: Mapping[str, Any] = field(default_factory=dict)
+
+    def rendered(self, connection: BaseDatabaseWrapper) -> list[Rendered]:
+        if not self.keys or not self.assignments:
+            return []
+        sets = []
+        params: list[Any] = []
+        for name, expression in self.assignments.items():
+            column = _column(self.model, name)
+            sql, args = expression.sql(column, connection)
+            sets.append(f"{_quoted(str(column.column))} = {sql}")
+            params += args
+        keys = sorted(self.keys)
+        if isinstance(self.key, str):
+            conditions = [f"{_quoted(self.key)} IN ({', '.join(['%s'] * len(keys))})"]
+            params += keys
+        else:
+            row = "(" + ", ".join(["%s"] * len(self.key)) + ")"
+            columns = ", ".join(map(_quoted, self.key))
+            conditions = [f"({columns}) IN (VALUES {', '.join([row] * len(keys))})"]
+            params += [value for key in keys for value in key]
+        for name, value in self.where.items():
+            conditions.append(f"{_quoted(name)} = %s")
+            params.append(value)
+        table = _quoted(self.model._meta.db_table)
+        sql = f"UPDATE {table} SET {', '.join(sets)} WHERE {' AND '.join(conditions)}"
+        return [Rendered(sql, params, len(params))]
+
+
+def _column(model: type[Model], name: str) -> Field:
+    concrete = model._meta.get_field(name)
+    assert isinstance(concrete, Field), f"{model.__name__}.{name} is not a column"
+    return concrete
+
+
+@dataclass(frozen=True)
+class Insert:
+    """``INSERT`` ``rows`` of ``model``, one statement per :data:`INSERT_PARAMS` values, each
+    row's columns not given taking the model field's default; with ``skip_existing``, rows
+    that would break a unique constraint are left out (``ON CONFLICT DO NOTHING``). Keys are
+    column names of concrete fields; the auto primary key is left to the database.
 
     A column no row gives whose default is an integer (the statistics' counts) is written as
     that number, so the statement has one parameter per given value only (and its text stays
@@ -118,52 +165,118 @@ def insert_rows(
     the rows inserted in the order given): the statement's text and its parameters are as
     many whatever the rows, so the driver builds the text once; on SQLite (and for rows that
     give no column), one ``VALUES`` tuple a row, one parameter a value."""
-    connection = connections[router.db_for_write(model)]
-    fields = [
-        (str(field.column), field)
-        for field in model._meta.concrete_fields
-        if not (field.primary_key and field.get_internal_type() in AUTO_FIELDS)
-    ]
-    given = {column for row in rows for column in row}
-    constant = {
-        column: int(field.get_default())
-        for column, field in fields
-        if column not in given and type(field.get_default()) is int
-    }
-    passed = [(column, field) for column, field in fields if column not in constant]
-    columns = ", ".join(_quoted(column) for column, _ in fields)
-    conflict = " ON CONFLICT DO NOTHING" if skip_existing else ""
-    table = _quoted(model._meta.db_table)
-    if replacing is not None:
-        conflict = replacing.clause(table)
-    unnested = None
-    if connection.vendor == "postgresql" and passed:
-        arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
-        named = ", ".join(_quoted(column) for column, _ in passed)
-        chosen = ", ".join(
-            str(constant[column]) if column in constant else f"u.{_quoted(column)}"
-            for column, _ in fields
-        )
-        unnested = f"SELECT {chosen} FROM unnest({arrays}) AS u ({named})"
-    marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
-    per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
-    for start in range(0, len(rows), per_statement):
-        batch = rows[start : start + per_statement]
-        values = [
-            _saved(
-                field,
-                [row[column] if column in row else field.get_default() for row in batch],
-                connection,
-            )
-            for column, field in passed
+
+    model: type[Model]
+    rows: Sequence[Mapping[str, Any]]
+    skip_existing: bool = False
+    replacing: Upsert | None = None
+
+    def rendered(self, connection: BaseDatabaseWrapper) -> list[Rendered]:
+        fields = [
+            (str(field.column), field)
+            for field in self.model._meta.concrete_fields
+            if not (field.primary_key and field.get_internal_type() in AUTO_FIELDS)
         ]
-        if unnested is not None:
-            source, params = unnested, values
-        else:
-            source = f"VALUES {', '.join([marks] * len(batch))}"
-            params = [value for row in zip(*values, strict=True) for value in row]
-        with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {table} ({columns}) {source}{conflict}", params)
+        given = {column for row in self.rows for column in row}
+        constant = {
+            column: int(field.get_default())
+            for column, field in fields
+            if column not in given and type(field.get_default()) is int
+        }
+        passed = [(column, field) for column, field in fields if column not in constant]
+        columns = ", ".join(_quoted(column) for column, _ in fields)
+        conflict = " ON CONFLICT DO NOTHING" if self.skip_existing else ""
+        table = _quoted(self.model._meta.db_table)
+        if self.replacing is not None:
+            conflict = self.replacing.clause(table)
+        unnested = None
+        if connection.vendor == "postgresql" and passed:
+            arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
+            named = ", ".join(_quoted(column) for column, _ in passed)
+            chosen = ", ".join(
+                str(constant[column]) if column in constant else f"u.{_quoted(column)}"
+                for column, _ in fields
+            )
+            unnested = f"SELECT {chosen} FROM unnest({arrays}) AS u ({named})"
+        marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
+        per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
+        statements = []
+        for start in range(0, len(self.rows), per_statement):
+            batch = self.rows[start : start + per_statement]
+            values = [
+                _saved(
+                    field,
+                    [row[column] if column in row else field.get_default() for row in batch],
+                    connection,
+                )
+                for column, field in passed
+            ]
+            if unnested is not None:
+                source, params = unnested, values
+            else:
+                source = f"VALUES {', '.join([marks] * len(batch))}"
+                params = [value for row in zip(*values, strict=True) for value in row]
+            sql = f"INSERT INTO {table} ({columns}) {source}{conflict}"
+            statements.append(Rendered(sql, params, len(batch) * len(passed)))
+        return statements
+
+
+Statement = Insert | Update
+"""A write :func:`run` runs."""
+
+
+def run(statements: Iterable[Statement]) -> None:
+    """Run ``statements`` in their order, each on the database that writes of its model go
+    to, inside the caller's transaction.
+
+    On PostgreSQL, consecutive statements on one database go to the server together, joined
+    with ``;`` in one ``execute``: one round trip for up to :data:`INSERT_PARAMS` values (a
+    finalization's writes, KORT_RULES §7, §8, §12, all at once). That takes psycopg's
+    client-side binding, which Django's backend uses unless ``OPTIONS`` sets
+    ``server_side_binding`` (docs/scaling.md: fine behind PgBouncer in transaction mode);
+    with server-side binding, and on SQLite, one ``execute`` a statement."""
+    trips: list[_Trip] = []
+    for statement in statements:
+        alias = router.db_for_write(statement.model)
+        connection = connections[alias]
+        joins = _joins_statements(connection)
+        for rendered in statement.rendered(connection):
+            last = trips[-1] if trips else None
+            if (
+                joins
+                and last is not None
+                and last.alias == alias
+                and last.values + rendered.values <= INSERT_PARAMS
+            ):
+                last.add(rendered)
+            else:
+                trips.append(_Trip(alias, [rendered.sql], list(rendered.params), rendered.values))
+    for trip in trips:
+        with connections[trip.alias].cursor() as cursor:
+            cursor.execute("; ".join(trip.sql), trip.params)
+
+
+@dataclass
+class _Trip:
+    """Statements sent to the database ``alias`` in one ``execute``."""
+
+    alias: str
+    sql: list[str]
+    params: list[Any]
+    values: int
+
+    def add(self, rendered: Rendered) -> None:
+        self.sql.append(rendered.sql)
+        self.params += rendered.params
+        self.values += rendered.values
+
+
+def _joins_statements(connection: BaseDatabaseWrapper) -> bool:
+    """Whether one ``execute`` on ``connection`` may hold several statements with their
+    parameters: psycopg binds them on the client (Django's ``ClientCursor``) and sends the
+    whole text as one simple query. Server-side binding takes a single statement."""
+    options = connection.settings_dict["OPTIONS"]
+    return connection.vendor == "postgresql" and options.get("server_side_binding") is not True
 
 
 def _saved(field: Field, values: list[Any], connection: BaseDatabaseWrapper) -> list[Any]:
@@ -179,9 +292,9 @@ def _saved(field: Field, values: list[Any], connection: BaseDatabaseWrapper) -> 
 
 
 INSERT_PARAMS = 30_000
-"""Values one statement of many rows carries at most (:func:`insert_rows`,
-:func:`update_values`): a parameter each where each value is one (SQLite takes 32,766), the
-arrays' lengths together in PostgreSQL's inserts."""
+"""Values one statement of many rows carries at most (:class:`Insert`, :func:`update_values`),
+and one round trip of :func:`run`: a parameter each where each value is one (SQLite takes
+32,766), the arrays' lengths together in PostgreSQL's inserts."""
 AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")
 """Primary keys the database numbers itself."""
 PLAIN_TYPES = {

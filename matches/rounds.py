@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bulk.updates import field_value, update_rows
+from bulk.updates import FieldValue, Update, run
 from delivery.queue import queue_on_commit
 from matches.kort.rules import (
     BavanDecision,
@@ -146,8 +146,8 @@ def _advanced_save(match: Match) -> None:
     """Write the :data:`ADVANCED_FIELDS` of ``match`` (its row held by the caller): what
     ``save(update_fields=...)`` writes, in one ``UPDATE`` built without the ORM's compiler
     (``bulk.updates``), since every finished round makes it."""
-    assignments = {name: field_value(Match, name, getattr(match, name)) for name in ADVANCED_FIELDS}
-    update_rows(Match, "id", [match.pk], assignments)
+    assignments = {name: FieldValue(getattr(match, name)) for name in ADVANCED_FIELDS}
+    run([Update(Match, "id", [match.pk], assignments)])
 
 
 ADVANCED_FIELDS = [

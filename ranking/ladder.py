@@ -17,9 +17,12 @@ order), then the current season's row (shared, voids only), then the players' ro
 ``stats.services``: all time, the season's, the mode's), then the §12 rows of the match's
 human players, the pair rows (in the order of their unique key, player first) and then the
 streak rows (player, season, mode), then the board's total and its counts in increasing cups
-(``ranking.board.board_move``). The §12 rows are keyed by a human player of the change, whose
-player row the writer holds: two writers never wait on them for each other, since any two
-changes that share such a row already queue on that player's row.
+(``ranking.board.board_move``). The writes from the ledger to the streak rows are one
+sequence of statements run in that order (``bulk.updates.run``: one round trip on
+PostgreSQL); the streak rows are read before it, without a lock. The §12 rows are keyed by a
+human player of the change, whose player row the writer holds: two writers never wait on
+them for each other, since any two changes that share such a row already queue on that
+player's row.
 
 The figures of KORT_RULES §12 are lines of the same change (``LadderChange.table``): a
 finalized match counts in its players' partners, opponents and streaks, its void takes it back
@@ -39,7 +42,7 @@ from django.db import connections, router
 from django.db.models import QuerySet
 
 from bulk.compiled import CompiledRead
-from bulk.updates import Upsert, by_key, field_value, insert_rows, update_rows, update_values
+from bulk.updates import ByKey, FieldValue, Insert, Statement, Update, Upsert, run, update_values
 from matches.kort.rules import StatsLine
 from players.models import BOARD_ELIGIBLE, Player
 from ranking.board import (
@@ -138,8 +141,10 @@ _LOCKED: dict[int, CompiledRead[Player]] = {}
 def ladder_apply(change: LadderChange, players: Sequence[Player], at: datetime) -> None:
     """Apply ``change`` to ``players`` (their rows locked by :func:`players_locked`, every
     player of ``change.player_ids`` and no other), stamped ``at``, in the caller's transaction:
-    the ledger rows and the players' totals, the season statistics, the ban flags, then the
-    current season's board (who is on it and its counts). The ``Player`` objects follow.
+    the ledger rows and the players' totals, the season statistics and the figures of §12,
+    the ban flags and who is on the current season's board, all written together
+    (``bulk.updates.run``: one round trip on PostgreSQL), then the board's counts. The
+    ``Player`` objects follow.
 
     ``best_cups`` is the highest total ever reached (§10): a change that lifts the total above
     it lifts it, and nothing lowers it (a void is a new change, stamped now, not a rewrite of
@@ -153,10 +158,9 @@ def ladder_apply(change: LadderChange, players: Sequence[Player], at: datetime) 
     if board_season is not None:
         before = {p.pk: p.cups if is_on_board(p, board_season) else None for p in players}
     totals = {p.pk: p.cups for p in players}
-    if change.cups:
-        _cups_move(change, players, at)
+    statements = _cups_moved(change, players, at) if change.cups else []
     cups_season = None if change.kind == CupKind.SEASON_RESET else change.season
-    stats_follow(
+    statements += stats_follow(
         SeasonCups(cups_season, totals, {p.pk: p.cups for p in players if p.pk in change.cups}),
         change.stats,
         season=change.stats_season,
@@ -164,12 +168,18 @@ def ladder_apply(change: LadderChange, players: Sequence[Player], at: datetime) 
         table=change.table,
     )
     if change.banned is not None:
-        _banned(players, change.banned)
+        statements += _players_set(players, "is_banned", change.banned)
     if board_season is not None:
-        _board_follow(board_season, before, players, change.board)
+        statements += _board_steps(board_season, players, change.board)
+    run(statements)
+    if board_season is not None:
+        board_move(
+            board_season,
+            [(before[p.pk], p.cups if is_on_board(p, board_season) else None) for p in players],
+        )
 
 
-def _cups_move(change: LadderChange, players: Sequence[Player], at: datetime) -> None:
+def _cups_moved(change: LadderChange, players: Sequence[Player], at: datetime) -> list[Statement]:
     """The ledger rows of ``change.cups`` and the players' new totals."""
     moved = [player for player in players if player.pk in change.cups]
     rows = []
@@ -188,50 +198,42 @@ def _cups_move(change: LadderChange, players: Sequence[Player], at: datetime) ->
                 "created_at": at,
             }
         )
-    insert_rows(CupChange, rows)
-    changed_at = field_value(Player, "cups_changed_at", at)
+    statements: list[Statement] = [Insert(CupChange, rows)]
     for start in range(0, len(moved), UPDATE_BATCH):
         batch = moved[start : start + UPDATE_BATCH]
-        update_rows(
-            Player,
-            "id",
-            [player.pk for player in batch],
-            {
-                "cups": by_key("id", {player.pk: player.cups for player in batch}),
-                "best_cups": by_key("id", {player.pk: player.best_cups for player in batch}),
-                "cups_changed_at": changed_at,
-            },
+        statements.append(
+            Update(
+                Player,
+                "id",
+                [player.pk for player in batch],
+                {
+                    "cups": ByKey("id", {player.pk: player.cups for player in batch}),
+                    "best_cups": ByKey("id", {player.pk: player.best_cups for player in batch}),
+                    "cups_changed_at": FieldValue(at),
+                },
+            )
         )
+    return statements
 
 
-def _banned(players: Sequence[Player], banned: bool) -> None:
-    changed = [player for player in players if player.is_banned != banned]
-    if changed:
-        Player.objects.filter(pk__in=[p.pk for p in changed]).update(is_banned=banned)
+def _players_set(players: Sequence[Player], name: str, value: object) -> list[Statement]:
+    """Set the field ``name`` of ``players`` to ``value`` where it differs."""
+    changed = [player for player in players if getattr(player, name) != value]
     for player in changed:
-        player.is_banned = banned
+        setattr(player, name, value)
+    return [Update(Player, "id", [p.pk for p in changed], {name: FieldValue(value)})]
 
 
-def _board_follow(
-    season: int,
-    before: Mapping[int, int | None],
-    players: Sequence[Player],
-    steps: Mapping[int, BoardStep],
-) -> None:
-    """Move ``players`` on the board of ``season`` from where they stood ``before``: each
-    takes its step (``board_season``), then the counts follow every total and place that
-    changed (``ranking.board.board_move``, the only call of it)."""
-    joined = [p for p in players if steps.get(p.pk) is BoardStep.JOIN and p.board_season != season]
+def _board_steps(
+    season: int, players: Sequence[Player], steps: Mapping[int, BoardStep]
+) -> list[Statement]:
+    """Each player's step on the board of ``season`` (``board_season``)."""
+    joined = [p for p in players if steps.get(p.pk) is BoardStep.JOIN]
     left = [p for p in players if steps.get(p.pk) is BoardStep.LEAVE and p.board_season == season]
-    for moved, value in ((joined, season), (left, None)):
-        if moved:
-            Player.objects.filter(pk__in=[p.pk for p in moved]).update(board_season=value)
-        for player in moved:
-            player.board_season = value
-    board_move(
-        season,
-        [(before[p.pk], p.cups if is_on_board(p, season) else None) for p in players],
-    )
+    return [
+        *_players_set(joined, "board_season", season),
+        *_players_set(left, "board_season", None),
+    ]
 
 
 RESET_SQL = "CASE WHEN {cups} < 0 THEN 0 ELSE %(floor)s + ({cups} - %(floor)s) / 2 END"
@@ -338,6 +340,7 @@ def ladder_repair(repair: LadderRepair) -> None:
     stats_replace(repair.stats, repair.seasons, repair.stale_seasons)
     for key in sorted(repair.stale_ledger):
         _ledger_rows(key).delete()
+    ledger = []
     for kind, unique in LEDGER_UNIQUE.items():
         rows = [
             {
@@ -350,7 +353,8 @@ def ladder_repair(repair: LadderRepair) -> None:
             if row_kind == kind
         ]
         columns = sorted({name for row in rows for name in row} - {*unique.key, "kind"})
-        insert_rows(CupChange, rows, replacing=replace(unique, columns=columns))
+        ledger.append(Insert(CupChange, rows, replacing=replace(unique, columns=columns)))
+    run(ledger)
     if repair.recount:
         board_build(repair.season)
     else:

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.db import router, transaction
 
-from bulk.updates import insert_rows
+from bulk.updates import Insert, run
 from matches.cups import matches_cups
 from matches.kort.rules import Mode, RoundResult, StatsLine, Streaks, Team, match_stats, team_of
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat, stored_result
@@ -242,53 +242,51 @@ def _variant_label(season: int, mode: str) -> str:
 
 def figures_write(players: Sequence[ExpectedRows]) -> None:
     """Write each player's expected §12 rows over their stored ones (deleted, then made by
-    ``bulk.updates.insert_rows``: an ``INSERT`` a table and ``INSERT_PARAMS`` values)."""
+    ``bulk.updates.Insert``: an ``INSERT`` a table and ``INSERT_PARAMS`` values)."""
     ids = [rows.player_id for rows in players]
     PairFigures.objects.filter(player_id__in=ids).delete()
     StreakFigures.objects.filter(player_id__in=ids).delete()
     ModeStats.objects.filter(player_id__in=ids).delete()
-    insert_rows(
-        ModeStats,
+    mode_rows = [
+        {"player_id": rows.player_id, "season": season, "mode": mode, **values}
+        for rows in players
+        for (season, mode), values in sorted(rows.modes.items())
+    ]
+    pair_rows = [
+        {
+            "player_id": rows.player_id,
+            "side": side,
+            "season": season,
+            "mode": mode,
+            "other_id": other,
+            "matches": matches,
+            "won": won,
+            "cups": cups,
+        }
+        for rows in players
+        for (side, season, mode, other), (matches, won, cups) in sorted(rows.pairs.items())
+    ]
+    streak_rows = [
+        {
+            "player_id": rows.player_id,
+            "season": season,
+            "mode": mode,
+            "win_current": streaks.win_current,
+            "win_best": streaks.win_best,
+            "loss_current": streaks.loss_current,
+            "loss_best": streaks.loss_best,
+            "last_completed_at": last[0],
+            "last_match": last[1],
+        }
+        for rows in players
+        for (season, mode), (streaks, last) in sorted(rows.streaks.items())
+    ]
+    run(
         [
-            {"player_id": rows.player_id, "season": season, "mode": mode, **values}
-            for rows in players
-            for (season, mode), values in sorted(rows.modes.items())
-        ],
-    )
-    insert_rows(
-        PairFigures,
-        [
-            {
-                "player_id": rows.player_id,
-                "side": side,
-                "season": season,
-                "mode": mode,
-                "other_id": other,
-                "matches": matches,
-                "won": won,
-                "cups": cups,
-            }
-            for rows in players
-            for (side, season, mode, other), (matches, won, cups) in sorted(rows.pairs.items())
-        ],
-    )
-    insert_rows(
-        StreakFigures,
-        [
-            {
-                "player_id": rows.player_id,
-                "season": season,
-                "mode": mode,
-                "win_current": streaks.win_current,
-                "win_best": streaks.win_best,
-                "loss_current": streaks.loss_current,
-                "loss_best": streaks.loss_best,
-                "last_completed_at": last[0],
-                "last_match": last[1],
-            }
-            for rows in players
-            for (season, mode), (streaks, last) in sorted(rows.streaks.items())
-        ],
+            Insert(ModeStats, mode_rows),
+            Insert(PairFigures, pair_rows),
+            Insert(StreakFigures, streak_rows),
+        ]
     )
 
 

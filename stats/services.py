@@ -18,20 +18,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from django.db import connections, router
 from django.db.models import QuerySet
 
 from bulk.compiled import CompiledRead
-from bulk.updates import (
-    Expression,
-    Upsert,
-    added_by_key,
-    at_least,
-    by_key,
-    insert_rows,
-    update_rows,
-    vendor_of,
-)
+from bulk.updates import AddedByKey, AtLeast, ByKey, Insert, Statement, Update, Upsert, run
 from matches.kort.rules import Mode, StatsLine, Streaks, Team, team_of
 from matches.models import MatchStatus, Seat
 from stats.models import (
@@ -105,73 +95,82 @@ def stats_follow(
     season: int | None,
     ranked: bool,
     table: MatchTable | None = None,
-) -> None:
-    """The statistics of one change of the ladder (``ranking.ladder.ladder_apply``): the
-    season rows of ``cups.season`` follow the moved totals (opened with the totals before, then
-    their ``cups`` and ``best_cups`` recorded, §10), ``lines`` are added to all-time, to
-    ``season``'s and to the mode's statistics (:func:`stats_add`; rows of ``season`` opened
-    with the totals before when no total moved), and the match's ``table`` moves the §12
-    figures of its human players (:func:`pairs_follow`, then :func:`streaks_follow`)."""
+) -> list[Statement]:
+    """The statements of the statistics of one change of the ladder, which
+    ``ranking.ladder.ladder_apply`` runs with its own (``bulk.updates.run``), in this order:
+    the season rows of ``cups.season`` follow the moved totals (opened with the totals
+    before, then their ``cups`` and ``best_cups`` recorded, §10), ``lines`` are added to
+    all-time, to ``season``'s and to the mode's statistics (:func:`stats_add`; rows of
+    ``season`` opened with the totals before when no total moved), and the match's ``table``
+    moves the §12 figures of its human players (:func:`pairs_follow`, then
+    :func:`streaks_follow`, which reads the streak rows now: call it holding the players'
+    rows)."""
+    statements = []
     if cups.season is not None and cups.after:
-        season_stats_open(cups.season, {pid: cups.before[pid] for pid in cups.after})
-        season_cups_record(cups.season, cups.after)
+        statements += season_stats_open(cups.season, {pid: cups.before[pid] for pid in cups.after})
+        statements += season_cups_record(cups.season, cups.after)
     if lines:
         assert season is not None
         if not cups.after:
-            season_stats_open(season, cups.before)
-        stats_add(lines, season=season, ranked=ranked)
+            statements += season_stats_open(season, cups.before)
+        statements += stats_add(lines, season=season, ranked=ranked)
     if table is not None:
-        pairs_follow(table)
-        streaks_follow(table)
+        statements += pairs_follow(table)
+        statements += streaks_follow(table)
+    return statements
 
 
 def stats_add(
     teams: Sequence[tuple[StatsLine, Sequence[int]]], *, season: int, ranked: bool
-) -> None:
-    """Add each team's ``line`` to its players' all-time statistics and to those of
-    ``season``: ``teams`` is ``(line, player ids)`` pairs; ``-line`` takes a voided match back
-    out (§11). A ranked match's line also counts in the season's ranked matches: the first
-    puts the player on that season's leaderboard, and a void of the last takes them off (§10).
+) -> list[Statement]:
+    """The statements that add each team's ``line`` to its players' all-time statistics and to
+    those of ``season``: ``teams`` is ``(line, player ids)`` pairs; ``-line`` takes a voided
+    match back out (§11). A ranked match's line also counts in the season's ranked matches: the
+    first puts the player on that season's leaderboard, and a void of the last takes them off
+    (§10).
 
-    Two statements whatever the players (all time, the season), each adding to every column
-    its player's amount in the statement (safe under concurrent finalizations, like ``F()``):
-    a match's lines are inserted as all-time rows that add to the row they meet, a void's
+    Two statements whatever the players (all time, the season), each adding to every column its
+    player's amount in the statement (safe under concurrent finalizations, like ``F()``): a
+    match's lines are inserted as all-time rows that add to the row they meet, a void's
     (negative) update the rows it meets. The season's rows must be open
-    (:func:`season_stats_open`).
-    """
+    (:func:`season_stats_open`)."""
     player_ids = sorted(pid for _, ids in teams for pid in ids)
     if not player_ids:
-        return
+        return []
     values = [(stats_values(line), ids) for line, ids in teams]
+    all_time: Statement
     if _taken_back(teams):
-        update_rows(PlayerStats, "player_id", player_ids, _added(values))
+        all_time = Update(PlayerStats, "player_id", player_ids, _added(values))
     else:
-        _lines_inserted(PlayerStats, ("player_id",), values, [{}])
+        all_time = _lines_inserted(PlayerStats, ("player_id",), values, [{}])
     if ranked:
         values = [
             (counts | {"ranked_played": line.matches_played, "ranked_won": line.matches_won}, ids)
             for (counts, ids), (line, _) in zip(values, teams, strict=True)
         ]
-    update_rows(SeasonStats, "player_id", player_ids, _added(values), season=season)
-    mode_stats_add(teams, season=season, mode=Mode.RANKED if ranked else Mode.ROOM)
+    return [
+        all_time,
+        Update(SeasonStats, "player_id", player_ids, _added(values), {"season": season}),
+        *mode_stats_add(teams, season=season, mode=Mode.RANKED if ranked else Mode.ROOM),
+    ]
 
 
 def mode_stats_add(
     teams: Sequence[tuple[StatsLine, Sequence[int]]], *, season: int, mode: Mode
-) -> None:
-    """Add each team's line (as :func:`stats_add`) to its players' statistics of ``mode``,
-    over all time and over ``season``: a match's lines in one statement (rows made as
-    needed), a void's (negative) in one per row set (the rows are there)."""
+) -> list[Statement]:
+    """The statements that add each team's line (as :func:`stats_add`) to its players'
+    statistics of ``mode``, over all time and over ``season``: a match's lines in one
+    statement (rows made as needed), a void's (negative) in one per row set (the rows are
+    there)."""
     values = [(stats_values(line), ids) for line, ids in teams]
+    variants = [{"season": variant, "mode": str(mode)} for variant in (ALL_SEASONS, season)]
     if _taken_back(teams):
         player_ids = sorted(pid for _, ids in teams for pid in ids)
-        for variant in (ALL_SEASONS, season):
-            update_rows(
-                ModeStats, "player_id", player_ids, _added(values), season=variant, mode=mode
-            )
-        return
-    variants = [{"season": variant, "mode": str(mode)} for variant in (ALL_SEASONS, season)]
-    _lines_inserted(ModeStats, ("player_id", "season", "mode"), values, variants)
+        return [
+            Update(ModeStats, "player_id", player_ids, _added(values), variant)
+            for variant in variants
+        ]
+    return [_lines_inserted(ModeStats, ("player_id", "season", "mode"), values, variants)]
 
 
 def _taken_back(teams: Sequence[tuple[StatsLine, Sequence[int]]]) -> bool:
@@ -184,7 +183,7 @@ def _lines_inserted(
     key: Sequence[str],
     values: Sequence[tuple[dict[str, int], Sequence[int]]],
     variants: Sequence[Mapping[str, object]],
-) -> None:
+) -> Insert:
     """One row of ``model`` per player of ``values`` (``(counts, player ids)`` pairs) and
     per ``variants`` (the other columns of the row's unique ``key``, which starts with the
     player), inserted in the key's order, each adding its counts to the row it meets: one
@@ -196,45 +195,43 @@ def _lines_inserted(
         for variant in variants
     ]
     rows.sort(key=lambda row: tuple(row[name] for name in key))
-    insert_rows(model, rows, replacing=Upsert(key, tuple(values[0][0]), adding=True))
+    return Insert(model, rows, replacing=Upsert(key, tuple(values[0][0]), adding=True))
 
 
-def _added(values: Sequence[tuple[dict[str, int], Sequence[int]]]) -> dict[str, Expression]:
+def _added(values: Sequence[tuple[dict[str, int], Sequence[int]]]) -> dict[str, AddedByKey]:
     """Each column that some team's ``values`` move, raised by the amount of the row's team."""
     columns = sorted({name for counts, _ in values for name, n in counts.items() if n})
     return {
-        name: added_by_key(name, "player_id", [(counts[name], ids) for counts, ids in values])
+        name: AddedByKey("player_id", [(counts[name], ids) for counts, ids in values])
         for name in columns
     }
 
 
-def season_stats_open(season: int, totals: Mapping[int, int]) -> None:
-    """Open each player's statistics row of ``season`` if it has none, starting from the cup
-    total ``totals[player id]`` they have at that moment: the total the season opened with,
-    since every cup change of a season opens the row first (§10)."""
-    insert_rows(
-        SeasonStats,
-        [
-            {"player_id": pid, "season": season, "cups": total, "best_cups": total}
-            for pid, total in sorted(totals.items())
-        ],
-        skip_existing=True,
-    )
+def season_stats_open(season: int, totals: Mapping[int, int]) -> list[Statement]:
+    """The statement that opens each player's statistics row of ``season`` if it has none,
+    starting from the cup total ``totals[player id]`` they have at that moment: the total the
+    season opened with, since every cup change of a season opens the row first (§10)."""
+    rows = [
+        {"player_id": pid, "season": season, "cups": total, "best_cups": total}
+        for pid, total in sorted(totals.items())
+    ]
+    return [Insert(SeasonStats, rows, skip_existing=True)]
 
 
-def season_cups_record(season: int, totals: Mapping[int, int]) -> None:
-    """After a cup change in ``season`` (a match or a void; rows open): each player's season
-    ``cups`` become their new total ``totals[player id]`` and ``best_cups`` the higher of the
-    two (§10). One statement whatever the players."""
-    total = by_key("player_id", totals)
-    vendor = vendor_of(SeasonStats)
-    update_rows(
-        SeasonStats,
-        "player_id",
-        totals.keys(),
-        {"cups": total, "best_cups": at_least("best_cups", total, vendor=vendor)},
-        season=season,
-    )
+def season_cups_record(season: int, totals: Mapping[int, int]) -> list[Statement]:
+    """After a cup change in ``season`` (a match or a void; rows open): the statement that
+    sets each player's season ``cups`` to their new total ``totals[player id]`` and
+    ``best_cups`` to the higher of the two (§10). One statement whatever the players."""
+    total = ByKey("player_id", totals)
+    return [
+        Update(
+            SeasonStats,
+            "player_id",
+            totals.keys(),
+            {"cups": total, "best_cups": AtLeast(total)},
+            {"season": season},
+        )
+    ]
 
 
 def stats_replace(
@@ -249,11 +246,8 @@ def stats_replace(
     season); a row written keeps its key."""
     if totals:
         columns = sorted({name for values in totals.values() for name in values})
-        insert_rows(
-            PlayerStats,
-            [{"player_id": pid, **totals[pid]} for pid in sorted(totals)],
-            replacing=Upsert(("player_id",), columns),
-        )
+        rows = [{"player_id": pid, **totals[pid]} for pid in sorted(totals)]
+        run([Insert(PlayerStats, rows, replacing=Upsert(("player_id",), columns))])
     by_season: dict[int, list[int]] = {}
     for player_id, season in stale:
         by_season.setdefault(season, []).append(player_id)
@@ -261,31 +255,30 @@ def stats_replace(
         SeasonStats.objects.filter(season=season, player_id__in=sorted(player_ids)).delete()
     if seasons:
         columns = sorted({name for values in seasons.values() for name in values})
-        insert_rows(
-            SeasonStats,
-            [
-                {"player_id": pid, "season": number, **seasons[pid, number]}
-                for pid, number in sorted(seasons)
-            ],
-            replacing=Upsert(("player_id", "season"), columns),
-        )
+        rows = [
+            {"player_id": pid, "season": number, **seasons[pid, number]}
+            for pid, number in sorted(seasons)
+        ]
+        run([Insert(SeasonStats, rows, replacing=Upsert(("player_id", "season"), columns))])
 
 
 # --- Partners, opponents and streaks (KORT_RULES §12) ------------------------------------------
 
 PAIR_UNIQUE = ("player_id", "side", "season", "mode", "other_id")
 """The columns of the unique constraint ``one_pair_row``."""
+PAIR_COUNTS = ("matches", "won", "cups")
+"""The columns of a pair row that a match adds to."""
 
 
-def pairs_follow(table: MatchTable) -> None:
-    """Count the match (``table.sign`` 1) in, or take it back out of (-1), the partners and
-    opponents figures of each of its human players, for every stored season and mode it
-    counts in (:meth:`MatchTable.variants`): one statement for the match's rows (rows in the
-    order of the unique key, which every writer follows). The rows are those of the match's
-    human players only, whose player rows the ladder holds locked (``ranking.ladder``); a
-    match of bots alone has none."""
+def pairs_follow(table: MatchTable) -> list[Statement]:
+    """The statement that counts the match (``table.sign`` 1) in, or takes it back out of (-1),
+    the partners and opponents figures of each of its human players, for every stored season and
+    mode it counts in (:meth:`MatchTable.variants`): one statement for the match's rows (rows in
+    the order of the unique key, which every writer follows). The rows are those of the match's
+    human players only, whose player rows the ladder holds locked (``ranking.ladder``); a match
+    of bots alone has none."""
     if not table.humans:
-        return
+        return []
     rows = []
     for player_id in table.humans:
         won = int(table.won(player_id))
@@ -309,31 +302,22 @@ def pairs_follow(table: MatchTable) -> None:
                 )
     rows.sort(key=lambda row: tuple(row[name] for name in PAIR_UNIQUE))
     if table.sign > 0:
-        adding = Upsert(PAIR_UNIQUE, ("matches", "won", "cups"), adding=True)
-        insert_rows(PairFigures, rows, replacing=adding)
-    else:
-        _pairs_take_back(rows)
+        adding = Upsert(PAIR_UNIQUE, PAIR_COUNTS, adding=True)
+        return [Insert(PairFigures, rows, replacing=adding)]
+    return [_pairs_taken_back(rows)]
 
 
-def _pairs_take_back(rows: Sequence[Mapping]) -> None:
-    """Add the (negative) amounts of ``rows`` to the stored pair rows, which a finalization
+def _pairs_taken_back(rows: Sequence[Mapping]) -> Update:
+    """The (negative) amounts of ``rows`` added to the stored pair rows, which a finalization
     made: one ``UPDATE`` whatever the rows (rows of one player share their amounts)."""
-    table = f'"{PairFigures._meta.db_table}"'
-    amounts: dict[int, tuple[int, int, int]] = {
-        row["player_id"]: (row["matches"], row["won"], row["cups"]) for row in rows
-    }
-    sets = []
-    params: list = []
-    for position, name in enumerate(("matches", "won", "cups")):
-        whens = " ".join(["WHEN %s THEN CAST(%s AS integer)"] * len(amounts))
-        sets.append(f'"{name}" = "{name}" + CASE "player_id" {whens} END')
-        params += [v for pid, values in sorted(amounts.items()) for v in (pid, values[position])]
-    keys = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
-    params += [row[name] for row in rows for name in PAIR_UNIQUE]
-    columns = ", ".join(f'"{name}"' for name in PAIR_UNIQUE)
-    sql = f"UPDATE {table} SET {', '.join(sets)} WHERE ({columns}) IN (VALUES {keys})"
-    with connections[router.db_for_write(PairFigures)].cursor() as cursor:
-        cursor.execute(sql, params)
+    amounts = {row["player_id"]: {name: row[name] for name in PAIR_COUNTS} for row in rows}
+    keys = [tuple(row[name] for name in PAIR_UNIQUE) for row in rows]
+    return Update(
+        PairFigures,
+        PAIR_UNIQUE,
+        keys,
+        _added([(counts, [pid]) for pid, counts in sorted(amounts.items())]),
+    )
 
 
 STREAK_COUNTS = ("win_current", "win_best", "loss_current", "loss_best")
@@ -344,16 +328,16 @@ STREAK_WRITE = Upsert(
 """A streak row written over the stored one (the unique constraint ``one_streak_row``)."""
 
 
-def streaks_follow(table: MatchTable) -> None:
-    """Move the streaks of the match's human players, for every season and mode it counts in
-    (module docstring): one read of their rows (compiled once per number of players,
-    ``bulk.compiled``), then one write of them all as plain values (in the order of the
-    unique key: players in id order, then :meth:`MatchTable.variants`). A match finalized
+def streaks_follow(table: MatchTable) -> list[Statement]:
+    """The statement that moves the streaks of the match's human players, for every season and
+    mode it counts in (module docstring): one read of their rows now (compiled once per number
+    of players, ``bulk.compiled``), then one write of them all as plain values (in the order of
+    the unique key: players in id order, then :meth:`MatchTable.variants`). A match finalized
     after the latest one a row counted extends its runs by one step; a void, or a match that
     comes before that one in completion order, has the row counted again from the player's
     history (:func:`streaks_counted`)."""
     if not table.humans:
-        return
+        return []
     variants = table.variants()
     read = _STREAKS_READ.get(len(table.humans))
     if read is None:
@@ -389,7 +373,7 @@ def streaks_follow(table: MatchTable) -> None:
                     "last_match": None if last is None else last[1],
                 }
             )
-    insert_rows(StreakFigures, rows, replacing=STREAK_WRITE)
+    return [Insert(StreakFigures, rows, replacing=STREAK_WRITE)]
 
 
 def _streak_rows(*arguments: int | str) -> QuerySet[StreakFigures]:

@@ -1,6 +1,7 @@
-"""The one-statement updates of the finalization's hot path (``bulk.updates``), on the
+"""The one-statement writes of the finalization's hot path (``bulk.updates``), on the
 database the suite runs on (SQLite here, PostgreSQL in CI): each row gets its own value, the
-rows outside the keys and the ``where`` keep theirs, and a statement is one query."""
+rows outside the keys and the ``where`` keep theirs, a statement is one query, and on
+PostgreSQL a sequence of them is one round trip."""
 
 from datetime import UTC, datetime
 
@@ -8,18 +9,11 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from bulk.updates import (
-    added_by_key,
-    at_least,
-    by_key,
-    field_value,
-    insert_rows,
-    update_rows,
-    vendor_of,
-)
+from bulk.updates import AddedByKey, AtLeast, ByKey, FieldValue, Insert, Update, run
 from players.models import Player
 from players.services import player_create
-from stats.models import PlayerStats, SeasonStats
+from ranking.models import CupChange
+from stats.models import ALL_MODES, ALL_SEASONS, PairFigures, PairSide, PlayerStats, SeasonStats
 
 
 def _players(*names):
@@ -31,18 +25,21 @@ def test_each_row_gets_the_value_of_its_key_and_the_others_keep_theirs(db):
     at = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
 
     with CaptureQueriesContext(connection) as statements:
-        updated = update_rows(
-            Player,
-            "id",
-            [amir.pk, nima.pk],
-            {
-                "cups": by_key("id", {amir.pk: 12, nima.pk: -7}),
-                "best_cups": by_key("id", {amir.pk: 12, nima.pk: 0}),
-                "cups_changed_at": field_value(Player, "cups_changed_at", at),
-            },
+        run(
+            [
+                Update(
+                    Player,
+                    "id",
+                    [amir.pk, nima.pk],
+                    {
+                        "cups": ByKey("id", {amir.pk: 12, nima.pk: -7}),
+                        "best_cups": ByKey("id", {amir.pk: 12, nima.pk: 0}),
+                        "cups_changed_at": FieldValue(at),
+                    },
+                )
+            ]
         )
 
-    assert updated == 2
     assert len(statements) == 1
     rows = {p.pk: (p.cups, p.cups_changed_at) for p in Player.objects.all()}
     assert rows[amir.pk] == (12, at)
@@ -58,16 +55,17 @@ def test_amounts_are_added_by_group_negative_ones_too_and_where_narrows_the_rows
                 player=player, season=season, cups=0, best_cups=0, matches_played=5
             )
 
-    update_rows(
-        SeasonStats,
-        "player_id",
-        [amir.pk, nima.pk, sara.pk],
-        {
-            "matches_played": added_by_key(
-                "matches_played", "player_id", [(2, [amir.pk]), (-1, [nima.pk])]
+    played_by_key = AddedByKey("player_id", [(2, [amir.pk]), (-1, [nima.pk])])
+    run(
+        [
+            Update(
+                SeasonStats,
+                "player_id",
+                [amir.pk, nima.pk, sara.pk],
+                {"matches_played": played_by_key},
+                {"season": 2},
             )
-        },
-        season=2,
+        ]
     )
 
     played = dict(
@@ -81,14 +79,18 @@ def test_at_least_keeps_the_higher_of_the_column_and_the_value(db):
     amir, nima = _players("amir", "nima")
     SeasonStats.objects.create(player=amir, season=1, cups=0, best_cups=10)
     SeasonStats.objects.create(player=nima, season=1, cups=0, best_cups=10)
-    totals = by_key("player_id", {amir.pk: 4, nima.pk: 15})
+    totals = ByKey("player_id", {amir.pk: 4, nima.pk: 15})
 
-    update_rows(
-        SeasonStats,
-        "player_id",
-        [amir.pk, nima.pk],
-        {"best_cups": at_least("best_cups", totals, vendor=vendor_of(SeasonStats))},
-        season=1,
+    run(
+        [
+            Update(
+                SeasonStats,
+                "player_id",
+                [amir.pk, nima.pk],
+                {"best_cups": AtLeast(totals)},
+                {"season": 1},
+            )
+        ]
     )
 
     best = dict(SeasonStats.objects.values_list("player_id", "best_cups"))
@@ -99,8 +101,13 @@ def test_no_keys_or_no_assignments_write_nothing(db):
     (amir,) = _players("amir")
 
     with CaptureQueriesContext(connection) as statements:
-        assert update_rows(Player, "id", [], {"cups": by_key("id", {amir.pk: 3})}) == 0
-        assert update_rows(Player, "id", [amir.pk], {}) == 0
+        run(
+            [
+                Update(Player, "id", [], {"cups": ByKey("id", {amir.pk: 3})}),
+                Update(Player, "id", [amir.pk], {}),
+                Insert(PlayerStats, []),
+            ]
+        )
 
     assert len(statements) == 0
     assert Player.objects.get(pk=amir.pk).cups == 0
@@ -113,16 +120,15 @@ def test_inserted_rows_take_the_defaults_and_existing_ones_are_skipped(db, monke
     # statement, so three rows take two statements.
     monkeypatch.setattr("bulk.updates.INSERT_PARAMS", 8)
 
-    with CaptureQueriesContext(connection) as statements:
-        insert_rows(
-            SeasonStats,
-            [
-                {"player_id": p.pk, "season": 3, "cups": 5, "best_cups": 5}
-                for p in (amir, nima, sara)
-            ],
-            skip_existing=True,
-        )
+    inserted = [
+        {"player_id": p.pk, "season": 3, "cups": 5, "best_cups": 5} for p in (amir, nima, sara)
+    ]
 
+    with CaptureQueriesContext(connection) as statements:
+        run([Insert(SeasonStats, inserted, skip_existing=True)])
+
+    # The two statements are two round trips too: together they carry more values than one
+    # round trip may.
     assert len(statements) == 2
     rows = {
         row.player_id: (row.cups, row.best_cups, row.matches_played, row.ranked_played)
@@ -133,10 +139,84 @@ def test_inserted_rows_take_the_defaults_and_existing_ones_are_skipped(db, monke
 
 def test_an_insert_that_breaks_a_unique_constraint_fails_without_skip_existing(db):
     (amir,) = _players("amir")
-    insert_rows(PlayerStats, [{"player_id": amir.pk}])
+    run([Insert(PlayerStats, [{"player_id": amir.pk}])])
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        insert_rows(PlayerStats, [{"player_id": amir.pk}])
-    insert_rows(PlayerStats, [{"player_id": amir.pk}], skip_existing=True)
+        run([Insert(PlayerStats, [{"player_id": amir.pk}])])
+    run([Insert(PlayerStats, [{"player_id": amir.pk}], skip_existing=True)])
 
     assert PlayerStats.objects.filter(player=amir).count() == 1
+
+
+def test_a_tuple_key_updates_the_rows_of_its_values_only(db):
+    amir, nima = _players("amir", "nima")
+    for side in (PairSide.PARTNER, PairSide.OPPONENT):
+        PairFigures.objects.create(
+            player=amir, other=nima, side=side, season=ALL_SEASONS, mode=ALL_MODES, matches=3
+        )
+    key = ("player_id", "side", "season", "mode", "other_id")
+
+    run(
+        [
+            Update(
+                PairFigures,
+                key,
+                [(amir.pk, PairSide.PARTNER, ALL_SEASONS, ALL_MODES, nima.pk)],
+                {"matches": AddedByKey("player_id", [(-1, [amir.pk])])},
+            )
+        ]
+    )
+
+    assert dict(PairFigures.objects.values_list("side", "matches")) == {
+        PairSide.PARTNER: 2,
+        PairSide.OPPONENT: 3,
+    }
+
+
+def _writes(amir: Player, nima: Player, at: datetime) -> list[Insert | Update]:
+    """A ledger row each, the players' totals, then a statistics row: three statements."""
+    ledger = [
+        {"kind": "season_reset", "player_id": p.pk, "season": 1, "delta": 5, "cups_after": 5}
+        | {"created_at": at}
+        for p in (amir, nima)
+    ]
+    return [
+        Insert(CupChange, ledger),
+        Update(
+            Player, "id", [amir.pk, nima.pk], {"cups": FieldValue(5), "best_cups": FieldValue(5)}
+        ),
+        Insert(PlayerStats, [{"player_id": amir.pk, "matches_played": 1, "matches_won": 1}]),
+    ]
+
+
+@pytest.mark.postgres
+def test_a_sequence_of_statements_is_one_round_trip_on_postgresql(db):
+    amir, nima = _players("amir", "nima")
+    at = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
+
+    with CaptureQueriesContext(connection) as trips:
+        run(_writes(amir, nima, at))
+
+    assert len(trips) == 1
+    assert trips[0]["sql"].count("; ") == 2
+    assert sorted(CupChange.objects.values_list("player_id", "cups_after")) == [
+        (amir.pk, 5),
+        (nima.pk, 5),
+    ]
+    assert set(Player.objects.values_list("cups", flat=True)) == {5}
+    assert PlayerStats.objects.get(player=amir).matches_won == 1
+
+
+def test_with_server_side_binding_each_statement_is_its_own_round_trip(db, monkeypatch):
+    """Server-side binding takes one statement an ``execute`` (and SQLite always does)."""
+    amir, nima = _players("amir", "nima")
+    at = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
+    options = {**connection.settings_dict["OPTIONS"], "server_side_binding": True}
+    monkeypatch.setitem(connection.settings_dict, "OPTIONS", options)
+
+    with CaptureQueriesContext(connection) as trips:
+        run(_writes(amir, nima, at))
+
+    assert len(trips) == 3
+    assert set(Player.objects.values_list("cups", flat=True)) == {5}
+    assert PlayerStats.objects.get(player=amir).matches_won == 1
