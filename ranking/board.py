@@ -17,9 +17,10 @@ the offset (:func:`group_at`).
 **The invariant** every writer keeps: for a season with a ``BoardTotal`` row,
 ``BoardCount(season, c).players`` is the number of players in :func:`board_players` of that
 season holding ``c`` cups (a missing row counts 0), and ``BoardTotal(season).players`` is their
-sum. The ladder's one write path (``ranking.ladder.ladder_apply``) keeps it, calling
-:func:`board_move` for every change of who is on the board or of a board player's cups, in the
-transaction that writes the players' rows; nothing else calls it.
+sum. The ladder's one write path (``ranking.ladder``) keeps it, running the writes of
+:func:`board_moves` (or :func:`board_move`) for every change of who is on the board or of a
+board player's cups, in the transaction that writes the players' rows; nothing else calls
+them.
 
 **Trust.** The reads check what is cheap to check: the season has a total row if its board has
 players (a board whose total row is gone has lost its counts), the counts add up to the total
@@ -38,8 +39,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connections, router
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, QuerySet
 
+from bulk.updates import AddedByKey, Insert, Statement, Update, Upsert, run
 from players.models import LEADERBOARD_ORDER, ON_A_BOARD, Player, may_be_on_a_board
 from ranking.models import BoardCount, BoardTotal
 from seasons.selectors import current_season
@@ -100,13 +102,25 @@ def _total_row(season: int, using: str | None = None) -> int | None:
 
 
 def board_move(season: int, moves: Iterable[Move]) -> None:
-    """Move players on the board of ``season``: each move is ``(cups before, cups after)`` of
-    one player, ``None`` where they are not on that board (before: they join it; after: they
-    leave it). ``(c, c)`` and ``(None, None)`` change nothing.
+    """Move players on the board of ``season`` now (see :func:`board_moves`; the players'
+    rows written already): the season's total claimed, then the moves written, or the counts
+    built if the claim made the total row."""
+    if board_claim(season):
+        board_build(season)
+    else:
+        run(board_moves(season, moves))
 
-    Call it inside the transaction that writes the players' rows, *after* writing them
-    (``cups``, ``board_season``, ``is_banned``), once per season and transaction with every
-    move of that transaction, for every change that the board of ``season`` sees:
+
+def board_moves(season: int, moves: Iterable[Move]) -> list[Statement]:
+    """The writes that move players on the board of ``season``: each move is ``(cups before,
+    cups after)`` of one player, ``None`` where they are not on that board (before: they join
+    it; after: they leave it). ``(c, c)`` and ``(None, None)`` change nothing.
+
+    Run them in the transaction that writes the players' rows (``cups``, ``board_season``,
+    ``is_banned``), after those writes (``bulk.updates.run``: in the same batch on
+    PostgreSQL), once per season and transaction with every move of that transaction, for
+    every change that the board of ``season`` sees, and once :func:`board_claim` has found
+    the season's total row there:
 
     - a finalized ranked match: ``(cups before or None, cups after)`` for each human player
       (None before when they were not on this season's board; None after while banned);
@@ -117,12 +131,9 @@ def board_move(season: int, moves: Iterable[Move]) -> None:
       while its end runs, so its counts follow the reset totals like any other change; the
       new season's board starts empty.
 
-    Writes: the season's total first, then its counts in increasing ``cups``, with
-    ``INSERT ... ON CONFLICT DO UPDATE`` increments (PostgreSQL and SQLite): every writer
-    takes the row locks in that order, so concurrent moves cannot deadlock. If the season has
-    no total row yet (its first move, or its counts were lost), this call builds the season's
-    counts from the players' rows instead (:func:`board_build`; they already hold the moves),
-    and a concurrent move waits for that build to commit, then applies its own moves.
+    The writes: the season's total first, then its counts in increasing ``cups``, as
+    increments (``INSERT ... ON CONFLICT DO UPDATE`` for the counts, PostgreSQL and SQLite):
+    every writer takes the row locks in that order, so concurrent moves cannot deadlock.
     """
     deltas: Counter[int] = Counter()
     for before, after in moves:
@@ -132,19 +143,28 @@ def board_move(season: int, moves: Iterable[Move]) -> None:
             deltas[after] += 1
     changed = sorted((cups, delta) for cups, delta in deltas.items() if delta)
     if not changed:
-        return
-    if _total_claimed(season):
-        board_build(season)
-        return
+        return []
+    statements: list[Statement] = []
     joined = sum(delta for _, delta in changed)
-    if joined:
-        totals = BoardTotal.objects.using(router.db_for_write(BoardTotal))
-        totals.filter(season=season).update(players=F("players") + joined)
-    _counts_add(season, changed)
+    if joined:  # the total's row, which every move of the season shares, only when it moves
+        added = AddedByKey("season", [(joined, [season])])
+        statements.append(Update(BoardTotal, "season", [season], {"players": added}))
+    rows = [{"season": season, "cups": cups, "players": delta} for cups, delta in changed]
+    statements.append(Insert(BoardCount, rows, replacing=COUNT_ADDED))
+    return statements
 
 
-def _total_claimed(season: int) -> bool:
-    """Insert the season's total row if it is missing; True if this call inserted it."""
+COUNT_ADDED = Upsert(("season", "cups"), ("players",), adding=True)
+"""A count's row meeting the stored one of its total: the amount added to it."""
+
+
+def board_claim(season: int) -> bool:
+    """Insert the season's total row if it is missing (its first move, or its counts were
+    lost); True if this call inserted it. The caller then builds the season's counts from the
+    players' rows (:func:`board_build`) once it has written them, instead of running its
+    moves (:func:`board_moves`): a concurrent move waits for that build to commit, then
+    applies its own moves. An existing row is left unlocked (``DO NOTHING``): the moves lock
+    it, in their order."""
     connection = _connection(for_write=True)
     totals = _tables(connection)["totals"]
     with connection.cursor() as cursor:
@@ -154,20 +174,6 @@ def _total_claimed(season: int) -> bool:
             [season],
         )
         return cursor.fetchone() is not None
-
-
-def _counts_add(season: int, changed: list[tuple[int, int]]) -> None:
-    """Add each ``(cups, delta)`` to the season's count of ``cups`` (in the given order)."""
-    connection = _connection(for_write=True)
-    counts = _tables(connection)["counts"]
-    values = ", ".join(["(%s, %s, %s)"] * len(changed))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {counts} (season, cups, players) VALUES {values} "
-            "ON CONFLICT (season, cups) "
-            f"DO UPDATE SET players = {counts}.players + excluded.players",
-            [value for cups, delta in changed for value in (season, cups, delta)],
-        )
 
 
 def board_build(season: int) -> None:

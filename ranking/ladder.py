@@ -17,9 +17,12 @@ order), then the current season's row (shared, voids only), then the players' ro
 ``stats.services``: all time, the season's, the mode's), then the §12 rows of the match's
 human players, the pair rows (in the order of their unique key, player first) and then the
 streak rows (player, season, mode), then the board's total and its counts in increasing cups
-(``ranking.board.board_move``). The writes from the ledger to the streak rows are one
+(``ranking.board.board_moves``). The writes from the ledger to the board's counts are one
 sequence of statements run in that order (``bulk.updates.run``: one round trip on
-PostgreSQL); the streak rows are read before it, without a lock. The §12 rows are keyed by a
+PostgreSQL); the streak rows are read before it, without a lock, and the board's total row
+is claimed before it (``ranking.board.board_claim``), which locks nothing but a total row it
+makes: the season's first move, which builds the counts after the sequence, while a
+concurrent writer, holding only its own players' rows, waits for it. The §12 rows are keyed by a
 human player of the change, whose player row the writer holds: two writers never wait on
 them for each other, since any two changes that share such a row already queue on that
 player's row.
@@ -47,7 +50,9 @@ from matches.kort.rules import StatsLine
 from players.models import BOARD_ELIGIBLE, Player
 from ranking.board import (
     board_build,
+    board_claim,
     board_move,
+    board_moves,
     board_retire,
     current_season_number,
     is_on_board,
@@ -138,13 +143,15 @@ _LOCKED: dict[int, CompiledRead[Player]] = {}
 """The compiled :func:`players_locked` reads, by number of players."""
 
 
-def ladder_apply(change: LadderChange, players: Sequence[Player], at: datetime) -> None:
+def ladder_apply(
+    change: LadderChange, players: Sequence[Player], at: datetime, *, then: Sequence[Statement] = ()
+) -> None:
     """Apply ``change`` to ``players`` (their rows locked by :func:`players_locked`, every
     player of ``change.player_ids`` and no other), stamped ``at``, in the caller's transaction:
     the ledger rows and the players' totals, the season statistics and the figures of §12,
-    the ban flags and who is on the current season's board, all written together
-    (``bulk.updates.run``: one round trip on PostgreSQL), then the board's counts. The
-    ``Player`` objects follow.
+    the ban flags, who is on the current season's board and its counts, all written together
+    (``bulk.updates.run``: one round trip on PostgreSQL), with the caller's own writes
+    ``then`` last (a finalized match's time). The ``Player`` objects follow.
 
     ``best_cups`` is the highest total ever reached (§10): a change that lifts the total above
     it lifts it, and nothing lowers it (a void is a new change, stamped now, not a rewrite of
@@ -169,14 +176,19 @@ def ladder_apply(change: LadderChange, players: Sequence[Player], at: datetime) 
     )
     if change.banned is not None:
         statements += _players_set(players, "is_banned", change.banned)
+    built = False
     if board_season is not None:
         statements += _board_steps(board_season, players, change.board)
-    run(statements)
-    if board_season is not None:
-        board_move(
-            board_season,
-            [(before[p.pk], p.cups if is_on_board(p, board_season) else None) for p in players],
-        )
+        built = board_claim(board_season)
+        if not built:
+            statements += board_moves(
+                board_season,
+                [(before[p.pk], p.cups if is_on_board(p, board_season) else None) for p in players],
+            )
+    run([*statements, *then])
+    if built:
+        assert board_season is not None
+        board_build(board_season)
 
 
 def _cups_moved(change: LadderChange, players: Sequence[Player], at: datetime) -> list[Statement]:

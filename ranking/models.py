@@ -86,7 +86,7 @@ class CupChange(models.Model):
 class BoardCount(models.Model):
     """How many players of a season's board hold exactly ``cups`` (KORT_RULES §10; API.md
     "Leaderboard"): the counted structure that ranks and pages at any depth read instead of
-    counting players. Written only through ``ranking.board.board_move`` (and rebuilt by
+    counting players. Written only through ``ranking.board.board_moves`` (and rebuilt by
     ``rebuild_ladder --fix``); a count may drop to 0 and its row stay."""
 
     season = models.PositiveIntegerField()

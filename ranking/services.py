@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
+from bulk.updates import FieldValue, Update
 from domain.errors import Conflict, NotFound, RuleError
 from matches.kort.rules import Mode, StatsLine
 from matches.models import Match, MatchStatus, Seat
@@ -72,8 +73,12 @@ def match_finalize(match_id: int) -> bool:
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
         players = players_locked(change.player_ids)
         now = timezone.now()
-        ladder_apply(change, players, now)
-        Match.objects.filter(pk=match_id).update(finalized_at=now)
+        ladder_apply(
+            change,
+            players,
+            now,
+            then=[Update(Match, "id", [match_id], {"finalized_at": FieldValue(now)})],
+        )
     return True
 
 
