@@ -4,13 +4,16 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pages.labels import MODES, RESULTS
+from players.usernames import USERNAME_STORED_LENGTH
 
 
 class SearchForm(forms.Form):
     """The leaderboard's search; its input is written out in the template (a search box is
     on every page of the board)."""
 
-    q = forms.CharField(label=_("Find a player by username"), max_length=40, required=False)
+    q = forms.CharField(
+        label=_("Find a player by username"), max_length=USERNAME_STORED_LENGTH, required=False
+    )
 
 
 class HistoryFilterForm(forms.Form):

@@ -9,7 +9,12 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from players.usernames import USERNAME_MAX_LENGTH, UsernameError, username_key, username_normal
+from players.usernames import (
+    USERNAME_STORED_LENGTH,
+    UsernameError,
+    username_key,
+    username_normal,
+)
 
 LEADERBOARD_ORDER = ("-cups", "cups_changed_at", "id")
 """The leaderboard's order (API.md "Leaderboard"), as ``order_by`` field names: more cups
@@ -86,9 +91,13 @@ class Player(models.Model):
     board they are on (KORT_RULES §10: a finalized, not voided ranked match in it; a ban keeps
     them off every board while it lasts)."""
 
-    username = models.CharField(max_length=40, validators=[validate_username])
+    username = models.CharField(
+        max_length=USERNAME_STORED_LENGTH,
+        validators=[validate_username],
+        help_text="30 letters at most (players.usernames), each with its marks.",
+    )
     username_key = UsernameKeyField(
-        max_length=4 * USERNAME_MAX_LENGTH,
+        max_length=USERNAME_STORED_LENGTH,
         editable=False,
         help_text="The username case-folded (players.usernames.username_key): unique, and what "
         "lookups and searches by username compare.",

@@ -6,9 +6,13 @@ name, which ``lower()`` (of SQL or of Python) does not see. A player stores the 
 their name, :func:`username_key`, in a column of its own with a unique index, so that SQLite and
 PostgreSQL refuse the same names and a search ignores case in every script on both.
 
-The length is counted in columns, as text is laid out: a wide character (Han, Kana, Hangul:
-East Asian Width ``W`` or ``F``) takes two, so ``李雷`` (four columns) is a name, as two-character
-names in those scripts are common, while ``ab`` is too short and 30 Han characters too long.
+The most is 30 letters (and digits, ``_``, ``.``, ``-``) of any script, as API.md says: a
+combining mark is part of the letter it follows and not counted, so 30 Han characters or 30
+Devanagari letters with their vowel signs are a name. The least is counted in columns, as text
+is laid out: a wide character (Han, Kana, Hangul: East Asian Width ``W`` or ``F``) takes two,
+so ``李雷`` (four columns) is a name, as two-character names in those scripts are common (the
+contract's "3" read as the width of three Latin letters), while ``ab`` and ``李`` are too
+short.
 
 Pure: imports nothing of Django, so the model's validator, the service and the pages all ask
 these functions.
@@ -22,10 +26,13 @@ from domain.errors import RuleError
 
 USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 30
+USERNAME_STORED_LENGTH = 4 * USERNAME_MAX_LENGTH
+"""Code points a username's column holds: 30 letters, each with its combining marks (or its
+case-folded form, which may be longer: ``ß`` folds to ``ss``)."""
 USERNAME_RULE = (
     f"a username is {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} letters of any script, "
-    "digits, '_', '.' or '-' (no spaces, symbols or emoji; a wide character such as a Han "
-    "one counts 2)"
+    "digits, '_', '.' or '-' (no spaces, symbols or emoji; towards the least, a wide "
+    "character such as a Han one counts 2)"
 )
 _MARKS_OF_LETTERS = "M"
 """Unicode's general categories of combining marks (a vowel sign of Devanagari, a harakat of
@@ -44,12 +51,13 @@ def username_normal(raw: str) -> str:
     checked against the rule.
 
     Raises:
-        UsernameError: the normal form is shorter than 3 or longer than 30 columns, or holds
-            a character that is not a letter (with its marks), a decimal digit, ``_``, ``.`` or
-            ``-``.
+        UsernameError: the normal form is narrower than 3 columns or longer than 30 letters
+            (marks not counted), or holds a character that is not a letter (with its marks), a
+            decimal digit, ``_``, ``.`` or ``-``.
     """
     name = unicodedata.normalize("NFKC", raw)
-    if not USERNAME_MIN_LENGTH <= _columns(name) <= USERNAME_MAX_LENGTH:
+    letters = sum(not _is_mark(c) for c in name)
+    if _columns(name) < USERNAME_MIN_LENGTH or letters > USERNAME_MAX_LENGTH:
         raise UsernameError(raw)
     previous = ""
     for character in name:

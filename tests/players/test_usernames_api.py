@@ -40,9 +40,19 @@ def test_letters_of_any_script_are_accepted_in_nfkc_form(service, given, stored)
 
 @pytest.mark.parametrize(
     ("username", "status"),
-    [("李", 400), ("李雷", 201), ("李" * 15, 201), ("李" * 16, 400), ("a" * 30, 201)],
+    [
+        ("李", 400),
+        ("李雷", 201),
+        ("李" * 30, 201),
+        ("李" * 31, 400),
+        ("a" * 30, 201),
+        ("नि" * 30, 201),  # 30 letters, each with its vowel sign
+        ("नि" * 31, 400),
+    ],
 )
-def test_a_wide_character_counts_two_columns_of_3_to_30(service, username, status):
+def test_at_least_3_columns_a_wide_character_counting_2_and_at_most_30_letters(
+    service, username, status
+):
     assert create(service, username).status_code == status
 
 
