@@ -11,7 +11,9 @@ from django.utils import timezone
 
 from players.usernames import (
     USERNAME_STORED_LENGTH,
+    DisplayNameError,
     UsernameError,
+    display_name_normal,
     username_key,
     username_normal,
 )
@@ -53,6 +55,15 @@ def validate_username(value: str) -> None:
     try:
         username_normal(value)
     except UsernameError as refused:
+        raise ValidationError(refused.message, code="invalid") from refused
+
+
+def validate_display_name(value: str) -> None:
+    """The display name's rule (players.usernames) as a field validator, for the API's
+    serializer and the admin's form."""
+    try:
+        display_name_normal(value)
+    except DisplayNameError as refused:
         raise ValidationError(refused.message, code="invalid") from refused
 
 
@@ -102,7 +113,7 @@ class Player(models.Model):
         help_text="The username case-folded (players.usernames.username_key): unique, and what "
         "lookups and searches by username compare.",
     )
-    display_name = models.CharField(max_length=80)
+    display_name = models.CharField(max_length=80, validators=[validate_display_name])
     display_name_key = DisplayNameKeyField(
         max_length=4 * 80,
         editable=False,

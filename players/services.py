@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -15,7 +14,7 @@ from rest_framework_api_key.crypto import KeyGenerator
 
 from domain.errors import RuleError
 from players.models import Player, PlayerToken
-from players.usernames import username_key, username_normal
+from players.usernames import display_name_normal, username_key, username_normal
 
 TOKEN_KEYS = KeyGenerator()
 """Player tokens are made and hashed as service keys are (djangorestframework-api-key): an
@@ -40,13 +39,15 @@ def player_create(*, username: str, display_name: str = "", is_bot: bool = False
 
     Raises:
         UsernameError: the username breaks the rule of API.md "Players" (field ``username``).
+        DisplayNameError: the display name holds control characters, direction overrides or
+            a pile of marks (field ``display_name``, ``players.usernames``).
         RuleError: the username is taken, ignoring case (field ``username``), also when a
             concurrent request takes it first (the unique constraint decides).
     """
     username = username_normal(username)
     if Player.objects.filter(username_key=username_key(username)).exists():
         raise _username_taken(username)
-    display_name = unicodedata.normalize("NFKC", display_name).strip() or username
+    display_name = display_name_normal(display_name) or username
     try:
         with transaction.atomic():
             user = None

@@ -90,3 +90,46 @@ def _allowed(character: str, previous: str) -> bool:
 
 def _is_mark(character: str) -> bool:
     return unicodedata.category(character).startswith(_MARKS_OF_LETTERS)
+
+
+DISPLAY_NAME_RULE = (
+    "a display name is text of any script without control characters, line breaks or "
+    "direction overrides (U+202A-U+202E, U+2066-U+2069), and at most "
+    "{marks} combining marks on one letter"
+)
+_DIRECTION_CONTROLS = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+"""The embeddings, overrides and isolates of Unicode's bidirectional algorithm: a name holding
+one would turn the text around it (a page's title, a table's row) backwards."""
+MARKS_PER_LETTER = 4
+"""The most combining marks one letter carries (Vietnamese and Indic letters take two or
+three): more only pile up over the lines around the name."""
+
+
+class DisplayNameError(RuleError):
+    """A display name that breaks :data:`DISPLAY_NAME_RULE` (field ``display_name``)."""
+
+    def __init__(self, raw: str) -> None:
+        rule = DISPLAY_NAME_RULE.format(marks=MARKS_PER_LETTER)
+        super().__init__("display_name", f"{rule}; got {raw!r}")
+
+
+def display_name_normal(raw: str) -> str:
+    """The NFKC form of ``raw`` without its outer spaces, checked against the rule; an empty
+    one stays empty (the caller defaults it to the username). Joiners (U+200C, U+200D), which
+    Persian and Indic names need, are kept.
+
+    Raises:
+        DisplayNameError: a control character (tab, line break, escape), a line or paragraph
+            separator, a direction control, or more than :data:`MARKS_PER_LETTER` marks on
+            one letter.
+    """
+    name = unicodedata.normalize("NFKC", raw).strip()
+    marks = 0
+    for character in name:
+        category = unicodedata.category(character)
+        if category in ("Cc", "Zl", "Zp") or character in _DIRECTION_CONTROLS:
+            raise DisplayNameError(raw)
+        marks = marks + 1 if category.startswith(_MARKS_OF_LETTERS) else 0
+        if marks > MARKS_PER_LETTER:
+            raise DisplayNameError(raw)
+    return name

@@ -145,3 +145,41 @@ def test_an_api_search_with_a_nul_character_is_a_400(api):
 
     assert answer.status_code == 400
     assert "non_field_errors" in answer.data
+
+
+@pytest.mark.parametrize(
+    "display_name",
+    [
+        pytest.param("evil\u202ename", id="right-to-left-override"),
+        pytest.param("\u2067Amir", id="right-to-left-isolate"),
+        pytest.param("Amir\x07", id="bell"),
+        pytest.param("Amir\x1b[31mred", id="escape"),
+        pytest.param("Amir\nSh", id="line-break"),
+        pytest.param("Amir\tSh", id="tab"),
+        pytest.param("Amir\u2028Sh", id="line-separator"),
+        pytest.param("x" + "\u0336" * 5, id="five-marks-on-a-letter"),
+    ],
+)
+def test_a_display_name_with_controls_or_piled_marks_is_a_400_naming_it(service, display_name):
+    refused = create(service, "amir", display_name=display_name)
+
+    assert refused.status_code == 400
+    assert list(refused.data) == ["display_name"]
+    assert "without control characters" in str(refused.data["display_name"])
+    assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "display_name",
+    [
+        pytest.param("می\u200cخواهم", id="persian-zero-width-non-joiner"),  # noqa: RUF001
+        pytest.param("Nguyễn Thị", id="vietnamese-two-marks"),
+        pytest.param("क्षत्रिय", id="devanagari-conjuncts"),
+        pytest.param("Ёлка 🎄", id="emoji-and-space"),
+    ],
+)
+def test_a_display_name_of_any_script_with_its_joiners_and_marks_is_kept(service, display_name):
+    created = create(service, "amir", display_name=display_name)
+
+    assert created.status_code == 201, created.data
+    assert created.data["display_name"] == unicodedata.normalize("NFKC", display_name)
