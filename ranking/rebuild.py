@@ -1057,8 +1057,13 @@ def ladder_rebuild(
             )
     if season is None and (fix or not outcome.differences):
         # The §12 cups are read from the ledger: checked once the ledger holds no difference.
-        for found in pairs_rebuild(fix=fix):
-            counted(Difference(found.subject, found.field, found.stored, found.recomputed))
+        pairs_rebuild(
+            lambda found: counted(
+                Difference(found.subject, found.field, found.stored, found.recomputed)
+            ),
+            fix=fix,
+            progress=progress,
+        )
     return outcome
 
 

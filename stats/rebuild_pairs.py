@@ -1,57 +1,56 @@
 """The figures of KORT_RULES §12 (partners, opponents, streaks) and the statistics per mode
-counted again from the history,
-compared with the stored ones and, on request, written over them (``manage.py rebuild_ladder``).
+counted again from the history, compared with the stored ones and, on request, written over them
+(``manage.py rebuild_ladder``).
 
-Streaming, in bounded memory: the human players are taken in id order, a chunk at a time; for
-each chunk, their finalized, not void, matches are read in completion order (then by id) with
-every seat and the player's cups (:func:`chunk_tables`), each player's expected rows folded
-from them (:func:`expected_rows`, the same steps as ``stats.services``), and the stored rows of
-the chunk read once and compared (:func:`pairs_rebuild`, one transaction a chunk). With
-``fix``, the chunk's players are locked first, and a player whose rows differ has them deleted
-and written again from the expected ones.
+The database counts and compares, in the same SQL on PostgreSQL and SQLite
+(:func:`expected_sql`): the human players are taken in id order, a chunk at a time; for each
+chunk, their finalized, not void, matches (their seats, each with its match, the player's cups
+from the ledger and the finished rounds) are grouped into the rows the history gives, for the
+four variants of each match (over all time and its season, over both modes and its own), and a
+``FULL OUTER JOIN`` with the chunk's stored rows keeps the rows that differ, which alone reach
+Python. Streaks are runs of wins and of losses in completion order, then match id (window
+functions); the §8 counts of each match are the rules' own lines (``rules.match_stats``: the
+match's line plus a line per finished round, :func:`_lines_sql`). Time grows with the seats,
+memory with one chunk's differences.
+
+With ``fix``, the chunk's players are locked first (in id order, as the ladder's writers do),
+and a player whose rows differ has them deleted and written again from the same SQL.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import product
 
-from django.db import router, transaction
+from django.db import connections, router, transaction
+from django.db.models import Model
 
-from bulk.updates import insert_rows
-from matches.cups import matches_cups
-from matches.kort.rules import Mode, RoundResult, StatsLine, Streaks, Team, match_stats, team_of
-from matches.models import Match, MatchStatus, Round, RoundStatus, Seat, stored_result
+from bulk.sql import id_in
+from matches.kort.rules import (
+    SEATS,
+    Mode,
+    Outcome,
+    RoundResult,
+    StatsLine,
+    Team,
+    round_stats,
+    team_of,
+)
+from matches.kort.rules import match_stats as match_line
+from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from players.models import Player
-from stats.models import ALL_SEASONS, ModeStats, PairFigures, PairSide, StreakFigures
-from stats.services import MatchTable, stats_values
+from ranking.models import CupChange, CupKind
+from stats.models import ALL_MODES, ALL_SEASONS, ModeStats, PairFigures, PairSide, StreakFigures
+from stats.services import stats_values
 
 MODE_FIELDS = tuple(stats_values(StatsLine()))
 """The fields of a ``ModeStats`` row that the checker compares: the §8 counts."""
 
-CHUNK = 500
-"""Players counted and compared together: one read of their matches and stored rows."""
-
-PairKey = tuple[str, int, str, int]
-"""A pair row's identity for one player: ``(side, season, mode, other id)``."""
-StreakKey = tuple[int, str]
-"""A streak row's identity for one player: ``(season, mode)``."""
-
-
-@dataclass(frozen=True)
-class ExpectedRows:
-    """One player's §12 rows as the history gives them: ``pairs`` ``{PairKey: (matches, won,
-    cups)}`` (only pairs with matches) and ``streaks`` ``{StreakKey: (Streaks, last match's
-    (completed_at, id))}``."""
-
-    player_id: int
-    pairs: Mapping[PairKey, tuple[int, int, int]]
-    streaks: Mapping[StreakKey, tuple[Streaks, tuple[datetime, int]]]
-    modes: Mapping[StreakKey, Mapping[str, int]] = field(default_factory=dict)
-    """The statistics per mode (``ModeStats``), by ``(season, mode)``: their field values."""
+CHUNK = 2000
+"""Players counted and compared together: one read of each kind of figure."""
+IN_CHUNK = 's."player_id" BETWEEN %s AND %s'
+"""The seats of a chunk's players, from its first to its last player id."""
 
 
 @dataclass(frozen=True)
@@ -68,253 +67,299 @@ class FigureDifference:
         return f"{self.subject}: {self.field} stored {self.stored}, recomputed {self.recomputed}"
 
 
-def expected_rows(player_id: int, tables: Iterable[MatchTable]) -> ExpectedRows:
-    """Fold the player's finalized, not void, matches (``tables``, in completion order, then
-    by id) into their expected pair and streak rows (KORT_RULES §12)."""
-    pairs: dict[PairKey, tuple[int, int, int]] = defaultdict(lambda: (0, 0, 0))
-    streaks: dict[StreakKey, tuple[Streaks, tuple[datetime, int]]] = {}
-    for table in tables:
-        won = table.won(player_id)
-        cups = table.cups.get(player_id, 0)
-        own = table.teams[player_id]
-        for season, mode in table.variants():
-            before = streaks.get((season, mode), (Streaks(), None))[0]
-            streaks[(season, mode)] = (before.after(won), (table.completed_at, table.match_id))
-            for other, team in table.teams.items():
-                if other == player_id:
-                    continue
-                side = PairSide.PARTNER if team is own else PairSide.OPPONENT
-                matches, wins, total = pairs[(str(side), season, mode, other)]
-                pairs[(str(side), season, mode, other)] = (matches + 1, wins + won, total + cups)
-    return ExpectedRows(player_id, dict(pairs), streaks)
+# --- the rows the history gives, counted in SQL ----------------------------------------------
 
 
-def mode_figures(
-    player_id: int, tables: Iterable[MatchTable], results: Mapping[int, Sequence[RoundResult]]
-) -> dict[StreakKey, dict[str, int]]:
-    """The player's statistics per mode (KORT_RULES §8 over one mode's matches), over all time
-    and each season, from their matches' ``tables`` and each match's round ``results``."""
-    lines: dict[StreakKey, StatsLine] = defaultdict(StatsLine)
-    for table in tables:
-        line = match_stats(results.get(table.match_id, []), table.winner, table.teams[player_id])
-        for season in (ALL_SEASONS, table.season):
-            lines[(season, str(table.mode))] += line
-    return {key: stats_values(line) for key, line in lines.items()}
+def _table(model: type[Model]) -> str:
+    return f'"{model._meta.db_table}"'
 
 
-def chunk_results(match_ids: Iterable[int]) -> dict[int, list[RoundResult]]:
-    """The finished rounds' results of each match, in round order (one read)."""
-    rounds = (
-        Round.objects.filter(match_id__in=list(match_ids), status=RoundStatus.FINISHED)
-        .order_by("match_id", "number")
-        .values_list("match_id", "trump_seat", "outcome", "winner", "wins_awarded", "shutout_team")
+def _team_sql(seat: str) -> str:
+    """The team (``Team`` value) of the seat number in ``seat`` (SQL), as ``team_of`` says."""
+    return f"CASE {seat} " + " ".join(f"WHEN {s} THEN '{team_of(s)}'" for s in SEATS) + " END"
+
+
+def _values_sql(rows: Sequence[Sequence[object]]) -> str:
+    return ", ".join(
+        "(" + ", ".join(f"'{v}'" if isinstance(v, str) else str(v) for v in row) + ")"
+        for row in rows
     )
-    results: dict[int, list[RoundResult]] = defaultdict(list)
-    for match_id, trump_seat, outcome, winner, wins, shutout in rounds.iterator(chunk_size=5000):
-        results[match_id].append(stored_result(trump_seat, outcome, winner, wins, shutout))
-    return results
 
 
-def chunk_tables(player_ids: Sequence[int]) -> Iterator[tuple[int, list[MatchTable]]]:
-    """Each player of ``player_ids`` (humans, increasing ids) with their finalized, not void,
-    matches in completion order, then by id, as :class:`MatchTable` values: three reads for
-    the chunk (the players' seats, every seat of those matches, their cups)."""
-    own = (
-        Seat.objects.filter(player_id__in=player_ids, match__status=MatchStatus.FINALIZED)
-        .order_by("player_id", "match__completed_at", "match_id")
-        .values_list("player_id", "match_id")
-    )
-    by_player: dict[int, list[int]] = defaultdict(list)
-    for player_id, match_id in own.iterator(chunk_size=5000):
-        by_player[player_id].append(match_id)
-    match_ids = {match_id for ids in by_player.values() for match_id in ids}
-    matches: dict[int, Any] = {
-        m["id"]: m
-        for m in Match.objects.filter(pk__in=match_ids).values(
-            "id", "completed_at", "season", "mode", "winner"
+def _lines_sql() -> str:
+    """Two constant tables of the rules' §8 lines: ``match_lines`` (a match's own line, by
+    winner and the player's team) and ``round_lines`` (a finished round's, by its outcome,
+    winner and 7:0 team, '' for none, and the player's team), so that a match's counts for a
+    player are its line plus its rounds' (``rules.match_stats``). A round's counts read its
+    outcome, winner and 7:0 team only, not its trump nor its wins
+    (``tests/stats/test_rebuild_pairs.py`` pins it)."""
+    names = ", ".join(f'"{name}"' for name in MODE_FIELDS)
+    matches = [
+        (str(winner), str(team), *stats_values(match_line([], winner, team)).values())
+        for winner, team in product(Team, Team)
+    ]
+    rounds = [
+        (
+            str(outcome),
+            str(winner),
+            "" if shutout is None else str(shutout),
+            str(team),
+            *stats_values(
+                round_stats(RoundResult(outcome, winner, 0, Team.A, shutout), team)
+            ).values(),
         )
-    }
-    teams: dict[int, dict[int, Team]] = defaultdict(dict)
-    seats = Seat.objects.filter(match_id__in=match_ids).values_list("match_id", "player_id", "seat")
-    for match_id, player_id, seat in seats.iterator(chunk_size=5000):
-        teams[match_id][player_id] = team_of(seat)
-    ranked = sorted(m for m, row in matches.items() if row["mode"] == Mode.RANKED)
-    cups: dict[int, dict[int, int]] = {}
-    for start in range(0, len(ranked), CUPS_READ):
-        cups |= matches_cups(ranked[start : start + CUPS_READ])
-    humans = set(player_ids)
-    for player_id in player_ids:
-        yield (
-            player_id,
-            [
-                MatchTable(
-                    match_id=match_id,
-                    completed_at=matches[match_id]["completed_at"],
-                    season=matches[match_id]["season"],
-                    mode=Mode(matches[match_id]["mode"]),
-                    winner=Team(matches[match_id]["winner"]),
-                    teams=teams[match_id],
-                    humans=sorted(humans & teams[match_id].keys()),
-                    cups=cups.get(match_id, {}),
-                )
-                for match_id in by_player.get(player_id, [])
-            ],
-        )
-
-
-CUPS_READ = 5000
-"""Matches whose cups one read asks for."""
-
-
-def _chunk_compared(chunk: Sequence[ExpectedRows], *, fix: bool) -> Iterator[FigureDifference]:
-    ids = [rows.player_id for rows in chunk]
-    pairs: dict[int, dict[PairKey, tuple[int, int, int]]] = defaultdict(dict)
-    stored_pairs = PairFigures.objects.filter(player_id__in=ids, matches__gt=0).values_list(
-        "player_id", "side", "season", "mode", "other_id", "matches", "won", "cups"
-    )
-    for player_id, side, season, mode, other, matches, won, cups in stored_pairs:
-        pairs[player_id][(side, season, mode, other)] = (matches, won, cups)
-    streaks: dict[int, dict[StreakKey, tuple]] = defaultdict(dict)
-    for row in StreakFigures.objects.filter(player_id__in=ids):
-        streaks[row.player_id][(row.season, row.mode)] = _streak_values(
-            Streaks(row.win_current, row.win_best, row.loss_current, row.loss_best),
-            None if row.last_match is None else (row.last_completed_at, row.last_match),
-        )
-    modes: dict[int, dict[StreakKey, dict[str, int]]] = defaultdict(dict)
-    for counted in ModeStats.objects.filter(player_id__in=ids):
-        values = {name: getattr(counted, name) for name in MODE_FIELDS}
-        if any(values.values()):  # a row of zeros left by voids is no figure
-            modes[counted.player_id][(counted.season, counted.mode)] = values
-    wrong = []
-    for rows in chunk:
-        found = list(_player_differences(rows, pairs[rows.player_id], streaks[rows.player_id]))
-        for variant in sorted(modes[rows.player_id].keys() | rows.modes.keys()):
-            stored_values = modes[rows.player_id].get(variant)
-            recomputed_values = rows.modes.get(variant)
-            if stored_values != recomputed_values:
-                subject = f"player {rows.player_id}, statistics ({_variant_label(*variant)})"
-                found.append(FigureDifference(subject, "counts", stored_values, recomputed_values))
-        if found:
-            wrong.append(rows)
-        yield from found
-    if fix and wrong:
-        figures_write(wrong)
-
-
-def _streak_values(streaks: Streaks, last: tuple | None) -> tuple:
+        for outcome, winner, shutout, team in product(Outcome, Team, (None, *Team), Team)
+    ]
     return (
-        streaks.win_current,
-        streaks.win_best,
-        streaks.loss_current,
-        streaks.loss_best,
-        None if last is None else last[1],
+        f"match_lines (winner, team, {names}) AS (VALUES {_values_sql(matches)}), "
+        f"round_lines (outcome, winner, shutout_team, team, {names}) AS "
+        f"(VALUES {_values_sql(rounds)})"
     )
 
 
-STREAK_NAMES = ("win_current", "win_best", "loss_current", "loss_best", "last_match")
+def expected_sql(players: str) -> str:
+    """``WITH`` the rows the history gives the human players whose seats ``players`` (a
+    condition on ``s."player_id"``) names: ``pairs``, ``streaks`` and ``modes``, each with
+    the columns of :data:`FIGURES`' table (KORT_RULES §8, §12)."""
+    seat, match, ledger = _table(Seat), _table(Match), _table(CupChange)
+    fields = [f'"{name}"' for name in MODE_FIELDS]
+    within = "PARTITION BY player_id, season, mode"
+    after = "ORDER BY completed_at, match_id"
+    return f"""WITH {_lines_sql()},
+variants (every_season, every_mode) AS (VALUES (1, 1), (1, 0), (0, 1), (0, 0)),
+own AS (
+    SELECT s."player_id" AS player_id, s."match_id" AS match_id, {_team_sql('s."seat"')} AS team,
+           m."season" AS match_season, m."mode" AS match_mode, m."winner" AS winner,
+           m."completed_at" AS completed_at,
+           CASE WHEN m."winner" = {_team_sql('s."seat"')} THEN 1 ELSE 0 END AS won,
+           COALESCE(c."delta", 0) AS cups
+    FROM {seat} AS s
+    JOIN {_table(Player)} AS p ON p."id" = s."player_id"
+    JOIN {match} AS m ON m."id" = s."match_id"
+    LEFT JOIN {ledger} AS c ON c."match_id" = s."match_id" AND c."player_id" = s."player_id"
+        AND c."kind" = '{CupKind.MATCH}' AND m."mode" = '{Mode.RANKED}'
+    WHERE {players} AND NOT p."is_bot" AND m."status" = '{MatchStatus.FINALIZED}'
+),
+counted AS (
+    SELECT o.*,
+           CASE WHEN v.every_season = 1 THEN {ALL_SEASONS} ELSE o.match_season END AS season,
+           CASE WHEN v.every_mode = 1 THEN '{ALL_MODES}' ELSE o.match_mode END AS mode
+    FROM own AS o CROSS JOIN variants AS v
+),
+pairs AS (
+    SELECT c.player_id,
+           CASE WHEN {_team_sql('x."seat"')} = c.team THEN '{PairSide.PARTNER}'
+                ELSE '{PairSide.OPPONENT}' END AS side,
+           c.season, c.mode, x."player_id" AS other_id,
+           COUNT(*) AS matches, SUM(c.won) AS won, SUM(c.cups) AS cups
+    FROM counted AS c
+    JOIN {seat} AS x ON x."match_id" = c.match_id AND x."player_id" <> c.player_id
+    GROUP BY 1, 2, 3, 4, 5
+),
+ordered AS (
+    SELECT player_id, season, mode, match_id, completed_at, won,
+           ROW_NUMBER() OVER ({within} {after}) AS position,
+           ROW_NUMBER() OVER ({within}, won {after}) AS within_kind,
+           COUNT(*) OVER ({within}) AS total
+    FROM counted
+),
+runs AS (
+    SELECT player_id, season, mode, won, COUNT(*) AS length,
+           CASE WHEN MAX(position) = MAX(total) THEN 1 ELSE 0 END AS latest,
+           MAX(CASE WHEN position = total THEN match_id END) AS last_match,
+           MAX(CASE WHEN position = total THEN completed_at END) AS last_completed_at
+    FROM ordered
+    GROUP BY player_id, season, mode, won, position - within_kind
+),
+streaks AS (
+    SELECT player_id, season, mode,
+           MAX(CASE WHEN won = 1 AND latest = 1 THEN length ELSE 0 END) AS win_current,
+           MAX(CASE WHEN won = 1 THEN length ELSE 0 END) AS win_best,
+           MAX(CASE WHEN won = 0 AND latest = 1 THEN length ELSE 0 END) AS loss_current,
+           MAX(CASE WHEN won = 0 THEN length ELSE 0 END) AS loss_best,
+           MAX(last_match) AS last_match, MAX(last_completed_at) AS last_completed_at
+    FROM runs
+    GROUP BY player_id, season, mode
+),
+round_sums AS (
+    SELECT r."match_id" AS match_id, l.team,
+           {", ".join(f"SUM(l.{name}) AS {name}" for name in fields)}
+    FROM {_table(Round)} AS r
+    JOIN round_lines AS l ON l.outcome = r."outcome" AND l.winner = r."winner"
+        AND l.shutout_team = COALESCE(r."shutout_team", '')
+    WHERE r."status" = '{RoundStatus.FINISHED}' AND r."match_id" IN (SELECT match_id FROM own)
+    GROUP BY r."match_id", l.team
+),
+modes AS (
+    SELECT c.player_id, c.season, c.mode,
+           {", ".join(f"SUM(l.{n} + COALESCE(r.{n}, 0)) AS {n}" for n in fields)}
+    FROM counted AS c
+    JOIN match_lines AS l ON l.winner = c.winner AND l.team = c.team
+    LEFT JOIN round_sums AS r ON r.match_id = c.match_id AND r.team = c.team
+    WHERE c.mode <> '{ALL_MODES}'
+    GROUP BY c.player_id, c.season, c.mode
+)
+"""
 
 
-def _player_differences(
-    rows: ExpectedRows,
-    pairs: Mapping[PairKey, tuple[int, int, int]],
-    streaks: Mapping[StreakKey, tuple],
-) -> Iterator[FigureDifference]:
-    for key in sorted(pairs.keys() | rows.pairs.keys()):
-        side, season, mode, other = key
-        subject = f"player {rows.player_id}, {side} {other} ({_variant_label(season, mode)})"
-        stored, recomputed = pairs.get(key), rows.pairs.get(key)
-        if stored != recomputed:
-            yield FigureDifference(subject, "matches, won, cups", stored, recomputed)
-    expected = {key: _streak_values(*value) for key, value in rows.streaks.items()}
-    for variant in sorted(streaks.keys() | expected.keys()):
-        stored_row, recomputed_row = streaks.get(variant), expected.get(variant)
-        if stored_row == recomputed_row:
-            continue
-        if recomputed_row is None and stored_row is not None and not any(stored_row[:4]):
-            continue  # a row of zeros left by voids is no streak
-        subject = f"player {rows.player_id}, streaks ({_variant_label(*variant)})"
-        yield FigureDifference(subject, ", ".join(STREAK_NAMES), stored_row, recomputed_row)
+# --- the comparison ---------------------------------------------------------------------------
 
 
 def _variant_label(season: int, mode: str) -> str:
-    return f"{'all time' if season == 0 else f'season {season}'}, {mode}"
+    return f"{'all time' if season == ALL_SEASONS else f'season {season}'}, {mode}"
 
 
-def figures_write(players: Sequence[ExpectedRows]) -> None:
-    """Write each player's expected §12 rows over their stored ones (deleted, then made by
-    ``bulk.updates.insert_rows``: an ``INSERT`` a table and ``INSERT_PARAMS`` values)."""
-    ids = [rows.player_id for rows in players]
-    PairFigures.objects.filter(player_id__in=ids).delete()
-    StreakFigures.objects.filter(player_id__in=ids).delete()
-    ModeStats.objects.filter(player_id__in=ids).delete()
-    insert_rows(
-        ModeStats,
-        [
-            {"player_id": rows.player_id, "season": season, "mode": mode, **values}
-            for rows in players
-            for (season, mode), values in sorted(rows.modes.items())
-        ],
-    )
-    insert_rows(
-        PairFigures,
-        [
-            {
-                "player_id": rows.player_id,
-                "side": side,
-                "season": season,
-                "mode": mode,
-                "other_id": other,
-                "matches": matches,
-                "won": won,
-                "cups": cups,
-            }
-            for rows in players
-            for (side, season, mode, other), (matches, won, cups) in sorted(rows.pairs.items())
-        ],
-    )
-    insert_rows(
-        StreakFigures,
-        [
-            {
-                "player_id": rows.player_id,
-                "season": season,
-                "mode": mode,
-                "win_current": streaks.win_current,
-                "win_best": streaks.win_best,
-                "loss_current": streaks.loss_current,
-                "loss_best": streaks.loss_best,
-                "last_completed_at": last[0],
-                "last_match": last[1],
-            }
-            for rows in players
-            for (season, mode), (streaks, last) in sorted(rows.streaks.items())
-        ],
-    )
+@dataclass(frozen=True)
+class Figures:
+    """One table of figures as the checker compares it: ``model``'s rows of one player are
+    keyed by ``key`` and hold ``values`` (``written`` further columns are written but not
+    compared); ``expected`` names the rows of :func:`expected_sql`. A stored row all of whose
+    ``counts`` are 0 (left so by voids) holds no figure: it counts as no row."""
+
+    model: type[Model]
+    expected: str
+    key: tuple[str, ...]
+    values: tuple[str, ...]
+    counts: tuple[str, ...]
+    field: str
+    subject: Callable[[int, tuple], str]
+    shown: Callable[[tuple], object] = tuple
+    written: tuple[str, ...] = ()
+
+    def differences_sql(self) -> str:
+        """The chunk's rows that differ (parameters: the first and last player ids, twice):
+        the player id, the key, then the stored and the expected values (NULLs: no row)."""
+        key = ", ".join(f"COALESCE(e.{name}, s.{name})" for name in ("player_id", *self.key))
+        stored = ", ".join(f"s.{name}" for name in self.values)
+        expected = ", ".join(f"e.{name}" for name in self.values)
+        columns = ", ".join(f't."{name}" AS {name}' for name in self.key + self.values)
+        held = " OR ".join(f't."{name}" > 0' for name in self.counts)
+        joined = " AND ".join(f"e.{name} = s.{name}" for name in ("player_id", *self.key))
+        differ = " OR ".join(f"e.{name} IS DISTINCT FROM s.{name}" for name in self.values)
+        return (
+            f"{expected_sql(IN_CHUNK)} "
+            f"SELECT {key}, s.player_id IS NOT NULL, {stored}, e.player_id IS NOT NULL, {expected} "
+            f"FROM {self.expected} AS e FULL OUTER JOIN ("
+            f'SELECT t."player_id" AS player_id, {columns} FROM {_table(self.model)} AS t '
+            f'JOIN {_table(Player)} AS p ON p."id" = t."player_id" '
+            f'WHERE t."player_id" BETWEEN %s AND %s AND NOT p."is_bot" AND ({held})'
+            f") AS s ON {joined} WHERE {differ}"
+        )
+
+    def write_sql(self, players: str) -> str:
+        """Write the rows the history gives the players that ``players`` (a condition on
+        ``s."player_id"``) names, in the order of the unique key."""
+        names = ("player_id", *self.key, *self.values, *self.written)
+        columns = ", ".join(f'"{name}"' for name in names)
+        order = ", ".join(("player_id", *self.key))
+        return (
+            f"INSERT INTO {_table(self.model)} ({columns}) {expected_sql(players)} "
+            f"SELECT {', '.join(names)} FROM {self.expected} ORDER BY {order}"
+        )
 
 
-def pairs_rebuild(*, fix: bool = False) -> list[FigureDifference]:
-    """Count every human player's §12 figures again from the history and return the
-    differences from the stored rows (with ``fix``, written over them): ``rebuild_ladder``'s
-    check of them. One transaction per :data:`CHUNK` players, which with ``fix`` first locks
-    them in id order, as the ladder's writers do, so a finalization running meanwhile waits or
-    is read; memory holds one chunk's matches."""
-    found: list[FigureDifference] = []
+PAIRS = Figures(
+    PairFigures,
+    "pairs",
+    key=("side", "season", "mode", "other_id"),
+    values=("matches", "won", "cups"),
+    counts=("matches",),
+    field="matches, won, cups",
+    subject=lambda player, key: (
+        f"player {player}, {key[0]} {key[3]} ({_variant_label(key[1], key[2])})"
+    ),
+)
+STREAKS = Figures(
+    StreakFigures,
+    "streaks",
+    key=("season", "mode"),
+    values=("win_current", "win_best", "loss_current", "loss_best", "last_match"),
+    counts=("win_current", "win_best", "loss_current", "loss_best"),
+    field="win_current, win_best, loss_current, loss_best, last_match",
+    subject=lambda player, key: f"player {player}, streaks ({_variant_label(*key)})",
+    written=("last_completed_at",),
+)
+MODES = Figures(
+    ModeStats,
+    "modes",
+    key=("season", "mode"),
+    values=MODE_FIELDS,
+    counts=MODE_FIELDS,
+    field="counts",
+    subject=lambda player, key: f"player {player}, statistics ({_variant_label(*key)})",
+    shown=lambda values: dict(zip(MODE_FIELDS, values, strict=True)),
+)
+FIGURES = (PAIRS, STREAKS, MODES)
+"""The tables checked, in the order a player's differences are reported."""
+
+
+def _chunk_differences(cursor, first: int, last: int) -> list[tuple[tuple, FigureDifference]]:
+    """The differences of the players ``first`` to ``last``, each with its place in the
+    report (player, table, key)."""
+    found = []
+    for place, figures in enumerate(FIGURES):
+        cursor.execute(figures.differences_sql(), [first, last, first, last])
+        width = 1 + len(figures.key)
+        size = len(figures.values)
+        for row in cursor.fetchall():
+            player, key = row[0], tuple(row[1:width])
+            stored, expected = row[width + 1 : width + 1 + size], row[width + 2 + size :]
+            found.append(
+                (
+                    (player, place, key),
+                    FigureDifference(
+                        figures.subject(player, key),
+                        figures.field,
+                        figures.shown(stored) if row[width] else None,
+                        figures.shown(expected) if row[width + 1 + size] else None,
+                    ),
+                )
+            )
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def _figures_write(cursor, players: Sequence[int]) -> None:
+    """Write the rows the history gives ``players`` over their stored ones (deleted, then
+    inserted from :func:`expected_sql`)."""
+    vendor = cursor.db.vendor
+    stored, params = id_in('"player_id"', players, vendor)
+    for figures in FIGURES:
+        cursor.execute(f"DELETE FROM {_table(figures.model)} WHERE {stored}", params)
+    seated, params = id_in('s."player_id"', players, vendor)
+    for figures in FIGURES:
+        cursor.execute(figures.write_sql(seated), params)
+
+
+def pairs_rebuild(
+    report: Callable[[FigureDifference], None],
+    *,
+    fix: bool = False,
+    progress: Callable[[int], Callable[[int], None]] | None = None,
+) -> None:
+    """Count every human player's §12 figures and statistics per mode again from the
+    history and hand each difference from the stored rows to ``report``, player by player
+    (with ``fix``, write the history's rows over theirs): ``rebuild_ladder``'s check of them.
+    One transaction per :data:`CHUNK` players, which with ``fix`` first locks them in id
+    order, as the ladder's writers do, so a finalization running meanwhile waits or is read.
+    ``progress(total)`` may return a function called with the players of each chunk done."""
+    humans = Player.objects.filter(is_bot=False)
+    done = progress(humans.count()) if progress else None
+    connection = connections[router.db_for_write(Player)]
     after = 0
     while True:
-        with transaction.atomic(using=router.db_for_write(Player)):
-            humans = Player.objects.filter(is_bot=False, pk__gt=after).order_by("pk")
+        with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+            chunk = humans.filter(pk__gt=after).order_by("pk")
             if fix:
-                humans = humans.select_for_update(no_key=True)
-            ids = list(humans.values_list("pk", flat=True)[:CHUNK])
+                chunk = chunk.select_for_update(no_key=True)
+            ids = list(chunk.values_list("pk", flat=True)[:CHUNK])
             if not ids:
-                return found
-            chunk = list(chunk_tables(ids))
-            results = chunk_results({t.match_id for _, tables in chunk for t in tables})
-            expected = [
-                replace(
-                    expected_rows(player_id, tables), modes=mode_figures(player_id, tables, results)
-                )
-                for player_id, tables in chunk
-            ]
-            found += _chunk_compared(expected, fix=fix)
+                return
+            found = _chunk_differences(cursor, ids[0], ids[-1])
+            for _, difference in found:
+                report(difference)
+            if fix and found:
+                _figures_write(cursor, sorted({place[0] for place, _ in found}))
         after = ids[-1]
+        if done:
+            done(len(ids))
