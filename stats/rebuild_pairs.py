@@ -49,8 +49,6 @@ MODE_FIELDS = tuple(stats_values(StatsLine()))
 
 CHUNK = 2000
 """Players counted and compared together: one read of each kind of figure."""
-IN_CHUNK = 's."player_id" BETWEEN %s AND %s'
-"""The seats of a chunk's players, from its first to its last player id."""
 
 
 @dataclass(frozen=True)
@@ -117,12 +115,24 @@ def _lines_sql() -> str:
     )
 
 
+def _variant_sql(row: str) -> str:
+    """The season and mode of the stored rows a ``variants`` row ``v`` counts ``row``'s
+    match in (``rules.MatchTable.variants``)."""
+    return (
+        f"CASE WHEN v.every_season = 1 THEN {ALL_SEASONS} ELSE {row}.match_season END AS season, "
+        f"CASE WHEN v.every_mode = 1 THEN '{ALL_MODES}' ELSE {row}.match_mode END AS mode"
+    )
+
+
 def expected_sql(players: str) -> str:
     """``WITH`` the rows the history gives the human players whose seats ``players`` (a
-    condition on ``s."player_id"``) names: ``pairs``, ``streaks`` and ``modes``, each with
-    the columns of :data:`FIGURES`' table (KORT_RULES §8, §12)."""
+    condition on ``s."player_id"``, naming no bot) names: ``pairs``, ``streaks`` and
+    ``modes``, each with the columns of :data:`FIGURES`' table (KORT_RULES §8, §12). Pairs and
+    statistics are summed by the match's season and mode first, then into the variants (a sum
+    of sums is cast back to an integer: PostgreSQL makes it a decimal)."""
     seat, match, ledger = _table(Seat), _table(Match), _table(CupChange)
     fields = [f'"{name}"' for name in MODE_FIELDS]
+    lines = ", ".join(f"l.{name}" for name in fields)
     within = "PARTITION BY player_id, season, mode"
     after = "ORDER BY completed_at, match_id"
     return f"""WITH {_lines_sql()},
@@ -132,28 +142,29 @@ own AS (
            m."season" AS match_season, m."mode" AS match_mode, m."winner" AS winner,
            m."completed_at" AS completed_at,
            CASE WHEN m."winner" = {_team_sql('s."seat"')} THEN 1 ELSE 0 END AS won,
-           COALESCE(c."delta", 0) AS cups
+           CASE WHEN m."mode" = '{Mode.RANKED}' THEN COALESCE((
+               SELECT c."delta" FROM {ledger} AS c WHERE c."match_id" = s."match_id"
+               AND c."player_id" = s."player_id" AND c."kind" = '{CupKind.MATCH}'
+           ), 0) ELSE 0 END AS cups
     FROM {seat} AS s
-    JOIN {_table(Player)} AS p ON p."id" = s."player_id"
     JOIN {match} AS m ON m."id" = s."match_id"
-    LEFT JOIN {ledger} AS c ON c."match_id" = s."match_id" AND c."player_id" = s."player_id"
-        AND c."kind" = '{CupKind.MATCH}' AND m."mode" = '{Mode.RANKED}'
-    WHERE {players} AND NOT p."is_bot" AND m."status" = '{MatchStatus.FINALIZED}'
+    WHERE {players} AND m."status" = '{MatchStatus.FINALIZED}'
 ),
-counted AS (
-    SELECT o.*,
-           CASE WHEN v.every_season = 1 THEN {ALL_SEASONS} ELSE o.match_season END AS season,
-           CASE WHEN v.every_mode = 1 THEN '{ALL_MODES}' ELSE o.match_mode END AS mode
-    FROM own AS o CROSS JOIN variants AS v
+met AS (
+    SELECT o.player_id,
+           CASE WHEN {_team_sql('x."seat"')} = o.team THEN '{PairSide.PARTNER}'
+                ELSE '{PairSide.OPPONENT}' END AS side,
+           x."player_id" AS other_id, o.match_season, o.match_mode,
+           COUNT(*) AS matches, SUM(o.won) AS won, SUM(o.cups) AS cups
+    FROM own AS o
+    JOIN {seat} AS x ON x."match_id" = o.match_id AND x."player_id" <> o.player_id
+    GROUP BY 1, 2, 3, 4, 5
 ),
 pairs AS (
-    SELECT c.player_id,
-           CASE WHEN {_team_sql('x."seat"')} = c.team THEN '{PairSide.PARTNER}'
-                ELSE '{PairSide.OPPONENT}' END AS side,
-           c.season, c.mode, x."player_id" AS other_id,
-           COUNT(*) AS matches, SUM(c.won) AS won, SUM(c.cups) AS cups
-    FROM counted AS c
-    JOIN {seat} AS x ON x."match_id" = c.match_id AND x."player_id" <> c.player_id
+    SELECT m.player_id, m.side, {_variant_sql("m")}, m.other_id,
+           CAST(SUM(m.matches) AS bigint) AS matches, CAST(SUM(m.won) AS bigint) AS won,
+           CAST(SUM(m.cups) AS bigint) AS cups
+    FROM met AS m CROSS JOIN variants AS v
     GROUP BY 1, 2, 3, 4, 5
 ),
 ordered AS (
@@ -161,7 +172,7 @@ ordered AS (
            ROW_NUMBER() OVER ({within} {after}) AS position,
            ROW_NUMBER() OVER ({within}, won {after}) AS within_kind,
            COUNT(*) OVER ({within}) AS total
-    FROM counted
+    FROM (SELECT o.*, {_variant_sql("o")} FROM own AS o CROSS JOIN variants AS v) AS counted
 ),
 runs AS (
     SELECT player_id, season, mode, won, COUNT(*) AS length,
@@ -181,23 +192,29 @@ streaks AS (
     FROM runs
     GROUP BY player_id, season, mode
 ),
-round_sums AS (
-    SELECT r."match_id" AS match_id, l.team,
-           {", ".join(f"SUM(l.{name}) AS {name}" for name in fields)}
-    FROM {_table(Round)} AS r
-    JOIN round_lines AS l ON l.outcome = r."outcome" AND l.winner = r."winner"
-        AND l.shutout_team = COALESCE(r."shutout_team", '')
-    WHERE r."status" = '{RoundStatus.FINISHED}' AND r."match_id" IN (SELECT match_id FROM own)
-    GROUP BY r."match_id", l.team
+shapes AS MATERIALIZED (
+    SELECT o.player_id, o.match_season, o.match_mode, o.team, r."outcome" AS outcome,
+           r."winner" AS winner, COALESCE(r."shutout_team", '') AS shutout_team, COUNT(*) AS rounds
+    FROM own AS o
+    JOIN {_table(Round)} AS r ON r."match_id" = o.match_id AND r."status" = '{RoundStatus.FINISHED}'
+    GROUP BY 1, 2, 3, 4, 5, 6, 7
+),
+played AS (
+    SELECT o.player_id, o.match_season, o.match_mode, {lines}
+    FROM own AS o JOIN match_lines AS l ON l.winner = o.winner AND l.team = o.team
+    UNION ALL
+    SELECT a.player_id, a.match_season, a.match_mode,
+           {", ".join(f"a.rounds * l.{name}" for name in fields)}
+    FROM shapes AS a
+    JOIN round_lines AS l ON l.outcome = a.outcome AND l.winner = a.winner
+        AND l.shutout_team = a.shutout_team AND l.team = a.team
 ),
 modes AS (
-    SELECT c.player_id, c.season, c.mode,
-           {", ".join(f"SUM(l.{n} + COALESCE(r.{n}, 0)) AS {n}" for n in fields)}
-    FROM counted AS c
-    JOIN match_lines AS l ON l.winner = c.winner AND l.team = c.team
-    LEFT JOIN round_sums AS r ON r.match_id = c.match_id AND r.team = c.team
-    WHERE c.mode <> '{ALL_MODES}'
-    GROUP BY c.player_id, c.season, c.mode
+    SELECT p.player_id, {_variant_sql("p")},
+           {", ".join(f"CAST(SUM(p.{name}) AS bigint) AS {name}" for name in fields)}
+    FROM played AS p CROSS JOIN variants AS v
+    WHERE v.every_mode = 0
+    GROUP BY 1, 2, 3
 )
 """
 
@@ -226,23 +243,23 @@ class Figures:
     shown: Callable[[tuple], object] = tuple
     written: tuple[str, ...] = ()
 
-    def differences_sql(self) -> str:
-        """The chunk's rows that differ (parameters: the first and last player ids, twice):
-        the player id, the key, then the stored and the expected values (NULLs: no row)."""
+    def differences_sql(self, seated: str, stored: str) -> str:
+        """The rows that differ of the players that ``seated`` (a condition on
+        ``s."player_id"``) and ``stored`` (the same on ``t."player_id"``) name: the player id,
+        the key, then the stored and the expected values (NULLs: no row)."""
         key = ", ".join(f"COALESCE(e.{name}, s.{name})" for name in ("player_id", *self.key))
-        stored = ", ".join(f"s.{name}" for name in self.values)
-        expected = ", ".join(f"e.{name}" for name in self.values)
+        was = ", ".join(f"s.{name}" for name in self.values)
+        now = ", ".join(f"e.{name}" for name in self.values)
         columns = ", ".join(f't."{name}" AS {name}' for name in self.key + self.values)
         held = " OR ".join(f't."{name}" > 0' for name in self.counts)
         joined = " AND ".join(f"e.{name} = s.{name}" for name in ("player_id", *self.key))
         differ = " OR ".join(f"e.{name} IS DISTINCT FROM s.{name}" for name in self.values)
         return (
-            f"{expected_sql(IN_CHUNK)} "
-            f"SELECT {key}, s.player_id IS NOT NULL, {stored}, e.player_id IS NOT NULL, {expected} "
+            f"{expected_sql(seated)} "
+            f"SELECT {key}, s.player_id IS NOT NULL, {was}, e.player_id IS NOT NULL, {now} "
             f"FROM {self.expected} AS e FULL OUTER JOIN ("
             f'SELECT t."player_id" AS player_id, {columns} FROM {_table(self.model)} AS t '
-            f'JOIN {_table(Player)} AS p ON p."id" = t."player_id" '
-            f'WHERE t."player_id" BETWEEN %s AND %s AND NOT p."is_bot" AND ({held})'
+            f"WHERE {stored} AND ({held})"
             f") AS s ON {joined} WHERE {differ}"
         )
 
@@ -293,25 +310,27 @@ FIGURES = (PAIRS, STREAKS, MODES)
 """The tables checked, in the order a player's differences are reported."""
 
 
-def _chunk_differences(cursor, first: int, last: int) -> list[tuple[tuple, FigureDifference]]:
-    """The differences of the players ``first`` to ``last``, each with its place in the
-    report (player, table, key)."""
+def _chunk_differences(cursor, players: Sequence[int]) -> list[tuple[tuple, FigureDifference]]:
+    """The differences of the human ``players``, each with its place in the report (player,
+    table, key)."""
+    seated, params = id_in('s."player_id"', players, cursor.db.vendor)
+    stored, more = id_in('t."player_id"', players, cursor.db.vendor)
     found = []
     for place, figures in enumerate(FIGURES):
-        cursor.execute(figures.differences_sql(), [first, last, first, last])
+        cursor.execute(figures.differences_sql(seated, stored), params + more)
         width = 1 + len(figures.key)
         size = len(figures.values)
         for row in cursor.fetchall():
             player, key = row[0], tuple(row[1:width])
-            stored, expected = row[width + 1 : width + 1 + size], row[width + 2 + size :]
+            was, now = row[width + 1 : width + 1 + size], row[width + 2 + size :]
             found.append(
                 (
                     (player, place, key),
                     FigureDifference(
                         figures.subject(player, key),
                         figures.field,
-                        figures.shown(stored) if row[width] else None,
-                        figures.shown(expected) if row[width + 1 + size] else None,
+                        figures.shown(was) if row[width] else None,
+                        figures.shown(now) if row[width + 1 + size] else None,
                     ),
                 )
             )
@@ -329,6 +348,15 @@ def _figures_write(cursor, players: Sequence[int]) -> None:
     seated, params = id_in('s."player_id"', players, vendor)
     for figures in FIGURES:
         cursor.execute(figures.write_sql(seated), params)
+
+
+def _reads_by_index(cursor) -> None:
+    """Have PostgreSQL read a chunk's rows by their indexes for the rest of the transaction.
+    A chunk is a few thousand players of tables of millions of rows, mostly in memory; priced
+    at its default, a random read costs the planner four sequential ones, and it would read
+    whole tables for each chunk, which makes the run quadratic. SQLite always reads by index."""
+    if cursor.db.vendor == "postgresql":
+        cursor.execute("SET LOCAL random_page_cost = 1.1")
 
 
 def pairs_rebuild(
@@ -355,7 +383,8 @@ def pairs_rebuild(
             ids = list(chunk.values_list("pk", flat=True)[:CHUNK])
             if not ids:
                 return
-            found = _chunk_differences(cursor, ids[0], ids[-1])
+            _reads_by_index(cursor)
+            found = _chunk_differences(cursor, ids)
             for _, difference in found:
                 report(difference)
             if fix and found:
