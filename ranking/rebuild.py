@@ -1062,10 +1062,19 @@ def ladder_rebuild(
             lambda found: counted(
                 Difference(found.subject, found.field, found.stored, found.recomputed)
             ),
+            cups=SEAT_CUPS,
             fix=fix,
             progress=progress,
         )
     return outcome
+
+
+SEAT_CUPS = (
+    f'SELECT c."delta" FROM {_table(CupChange)} AS c WHERE c."match_id" = s."match_id" '
+    f'AND c."player_id" = s."player_id" AND c."kind" = \'{CupKind.MATCH.value}\''
+)
+"""The cups the player of a seat ``s`` got from its match, read by the ledger's key: what
+``stats.rebuild_pairs`` sums for the §12 figures."""
 
 
 def _running_end() -> None:

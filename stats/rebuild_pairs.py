@@ -5,13 +5,13 @@ counted again from the history, compared with the stored ones and, on request, w
 The database counts and compares, in the same SQL on PostgreSQL and SQLite
 (:func:`expected_sql`): the human players are taken in id order, a chunk at a time; for each
 chunk, their finalized, not void, matches (their seats, each with its match, the player's cups
-from the ledger and the finished rounds) are grouped into the rows the history gives, for the
-four variants of each match (over all time and its season, over both modes and its own), and a
-``FULL OUTER JOIN`` with the chunk's stored rows keeps the rows that differ, which alone reach
-Python. Streaks are runs of wins and of losses in completion order, then match id (window
-functions); the §8 counts of each match are the rules' own lines (``rules.match_stats``: the
-match's line plus a line per finished round, :func:`_lines_sql`). Time grows with the seats,
-memory with one chunk's differences.
+from the ledger, read as the ledger's app says, and the finished rounds) are grouped into the
+rows the history gives, for the four variants of each match (over all time and its season, over
+both modes and its own), and a ``FULL OUTER JOIN`` with the chunk's stored rows keeps the rows
+that differ, which alone reach Python. Streaks are runs of wins and of losses in completion
+order, then match id (window functions); the §8 counts of each match are the rules' own lines
+(``rules.match_stats``: the match's line plus a line per finished round, :func:`_lines_sql`).
+Time grows with the seats, memory with one chunk's differences.
 
 With ``fix``, the chunk's players are locked first (in id order, as the ladder's writers do),
 and a player whose rows differ has them deleted and written again from the same SQL.
@@ -40,7 +40,6 @@ from matches.kort.rules import (
 from matches.kort.rules import match_stats as match_line
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from players.models import Player
-from ranking.models import CupChange, CupKind
 from stats.models import ALL_MODES, ALL_SEASONS, ModeStats, PairFigures, PairSide, StreakFigures
 from stats.services import stats_values
 
@@ -124,13 +123,14 @@ def _variant_sql(row: str) -> str:
     )
 
 
-def expected_sql(players: str) -> str:
+def expected_sql(players: str, cups: str) -> str:
     """``WITH`` the rows the history gives the human players whose seats ``players`` (a
-    condition on ``s."player_id"``, naming no bot) names: ``pairs``, ``streaks`` and
+    condition on ``s."player_id"``, naming no bot) names, their cups read by ``cups`` (see
+    :func:`pairs_rebuild`): ``pairs``, ``streaks`` and
     ``modes``, each with the columns of :data:`FIGURES`' table (KORT_RULES §8, §12). Pairs and
     statistics are summed by the match's season and mode first, then into the variants (a sum
     of sums is cast back to an integer: PostgreSQL makes it a decimal)."""
-    seat, match, ledger = _table(Seat), _table(Match), _table(CupChange)
+    seat, match = _table(Seat), _table(Match)
     fields = [f'"{name}"' for name in MODE_FIELDS]
     lines = ", ".join(f"l.{name}" for name in fields)
     within = "PARTITION BY player_id, season, mode"
@@ -142,10 +142,7 @@ own AS (
            m."season" AS match_season, m."mode" AS match_mode, m."winner" AS winner,
            m."completed_at" AS completed_at,
            CASE WHEN m."winner" = {_team_sql('s."seat"')} THEN 1 ELSE 0 END AS won,
-           CASE WHEN m."mode" = '{Mode.RANKED}' THEN COALESCE((
-               SELECT c."delta" FROM {ledger} AS c WHERE c."match_id" = s."match_id"
-               AND c."player_id" = s."player_id" AND c."kind" = '{CupKind.MATCH}'
-           ), 0) ELSE 0 END AS cups
+           CASE WHEN m."mode" = '{Mode.RANKED}' THEN COALESCE(({cups}), 0) ELSE 0 END AS cups
     FROM {seat} AS s
     JOIN {match} AS m ON m."id" = s."match_id"
     WHERE {players} AND m."status" = '{MatchStatus.FINALIZED}'
@@ -243,7 +240,7 @@ class Figures:
     shown: Callable[[tuple], object] = tuple
     written: tuple[str, ...] = ()
 
-    def differences_sql(self, seated: str, stored: str) -> str:
+    def differences_sql(self, seated: str, stored: str, cups: str) -> str:
         """The rows that differ of the players that ``seated`` (a condition on
         ``s."player_id"``) and ``stored`` (the same on ``t."player_id"``) name: the player id,
         the key, then the stored and the expected values (NULLs: no row)."""
@@ -255,7 +252,7 @@ class Figures:
         joined = " AND ".join(f"e.{name} = s.{name}" for name in ("player_id", *self.key))
         differ = " OR ".join(f"e.{name} IS DISTINCT FROM s.{name}" for name in self.values)
         return (
-            f"{expected_sql(seated)} "
+            f"{expected_sql(seated, cups)} "
             f"SELECT {key}, s.player_id IS NOT NULL, {was}, e.player_id IS NOT NULL, {now} "
             f"FROM {self.expected} AS e FULL OUTER JOIN ("
             f'SELECT t."player_id" AS player_id, {columns} FROM {_table(self.model)} AS t '
@@ -263,14 +260,14 @@ class Figures:
             f") AS s ON {joined} WHERE {differ}"
         )
 
-    def write_sql(self, players: str) -> str:
+    def write_sql(self, players: str, cups: str) -> str:
         """Write the rows the history gives the players that ``players`` (a condition on
         ``s."player_id"``) names, in the order of the unique key."""
         names = ("player_id", *self.key, *self.values, *self.written)
         columns = ", ".join(f'"{name}"' for name in names)
         order = ", ".join(("player_id", *self.key))
         return (
-            f"INSERT INTO {_table(self.model)} ({columns}) {expected_sql(players)} "
+            f"INSERT INTO {_table(self.model)} ({columns}) {expected_sql(players, cups)} "
             f"SELECT {', '.join(names)} FROM {self.expected} ORDER BY {order}"
         )
 
@@ -310,14 +307,16 @@ FIGURES = (PAIRS, STREAKS, MODES)
 """The tables checked, in the order a player's differences are reported."""
 
 
-def _chunk_differences(cursor, players: Sequence[int]) -> list[tuple[tuple, FigureDifference]]:
+def _chunk_differences(
+    cursor, players: Sequence[int], cups: str
+) -> list[tuple[tuple, FigureDifference]]:
     """The differences of the human ``players``, each with its place in the report (player,
     table, key)."""
     seated, params = id_in('s."player_id"', players, cursor.db.vendor)
     stored, more = id_in('t."player_id"', players, cursor.db.vendor)
     found = []
     for place, figures in enumerate(FIGURES):
-        cursor.execute(figures.differences_sql(seated, stored), params + more)
+        cursor.execute(figures.differences_sql(seated, stored, cups), params + more)
         width = 1 + len(figures.key)
         size = len(figures.values)
         for row in cursor.fetchall():
@@ -338,7 +337,7 @@ def _chunk_differences(cursor, players: Sequence[int]) -> list[tuple[tuple, Figu
     return found
 
 
-def _figures_write(cursor, players: Sequence[int]) -> None:
+def _figures_write(cursor, players: Sequence[int], cups: str) -> None:
     """Write the rows the history gives ``players`` over their stored ones (deleted, then
     inserted from :func:`expected_sql`)."""
     vendor = cursor.db.vendor
@@ -347,7 +346,7 @@ def _figures_write(cursor, players: Sequence[int]) -> None:
         cursor.execute(f"DELETE FROM {_table(figures.model)} WHERE {stored}", params)
     seated, params = id_in('s."player_id"', players, vendor)
     for figures in FIGURES:
-        cursor.execute(figures.write_sql(seated), params)
+        cursor.execute(figures.write_sql(seated, cups), params)
 
 
 def _reads_by_index(cursor) -> None:
@@ -362,6 +361,7 @@ def _reads_by_index(cursor) -> None:
 def pairs_rebuild(
     report: Callable[[FigureDifference], None],
     *,
+    cups: str,
     fix: bool = False,
     progress: Callable[[int], Callable[[int], None]] | None = None,
 ) -> None:
@@ -370,7 +370,9 @@ def pairs_rebuild(
     (with ``fix``, write the history's rows over theirs): ``rebuild_ladder``'s check of them.
     One transaction per :data:`CHUNK` players, which with ``fix`` first locks them in id
     order, as the ladder's writers do, so a finalization running meanwhile waits or is read.
-    ``progress(total)`` may return a function called with the players of each chunk done."""
+    ``cups`` is the SQL of the cups the player of a seat ``s`` got from its ranked match (one
+    value, or none), which the app of the ledger provides. ``progress(total)`` may return a
+    function called with the players of each chunk done."""
     humans = Player.objects.filter(is_bot=False)
     done = progress(humans.count()) if progress else None
     connection = connections[router.db_for_write(Player)]
@@ -384,11 +386,11 @@ def pairs_rebuild(
             if not ids:
                 return
             _reads_by_index(cursor)
-            found = _chunk_differences(cursor, ids)
+            found = _chunk_differences(cursor, ids, cups)
             for _, difference in found:
                 report(difference)
             if fix and found:
-                _figures_write(cursor, sorted({place[0] for place, _ in found}))
+                _figures_write(cursor, sorted({place[0] for place, _ in found}), cups)
         after = ids[-1]
         if done:
             done(len(ids))

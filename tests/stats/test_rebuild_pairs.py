@@ -8,6 +8,7 @@ from itertools import product
 import pytest
 
 from matches.kort.rules import Outcome, RoundResult, Team, round_stats
+from ranking.rebuild import SEAT_CUPS
 from ranking.services import match_void
 from stats import rebuild_pairs
 from stats.models import ModeStats, PairFigures, PairSide, StreakFigures
@@ -52,7 +53,9 @@ def mode_counts() -> list:
 def pairs_rebuild(*, fix: bool = False) -> list[str]:
     """The differences the checker reports, as printed."""
     found: list[str] = []
-    rebuild_pairs.pairs_rebuild(lambda difference: found.append(str(difference)), fix=fix)
+    rebuild_pairs.pairs_rebuild(
+        lambda difference: found.append(str(difference)), cups=SEAT_CUPS, fix=fix
+    )
     return found
 
 
