@@ -240,20 +240,25 @@ class Figures:
     shown: Callable[[tuple], object] = tuple
     written: tuple[str, ...] = ()
 
-    def differences_sql(self, seated: str, stored: str, cups: str) -> str:
-        """The rows that differ of the players that ``seated`` (a condition on
-        ``s."player_id"``) and ``stored`` (the same on ``t."player_id"``) name: the player id,
-        the key, then the stored and the expected values (NULLs: no row)."""
-        key = ", ".join(f"COALESCE(e.{name}, s.{name})" for name in ("player_id", *self.key))
-        was = ", ".join(f"s.{name}" for name in self.values)
-        now = ", ".join(f"e.{name}" for name in self.values)
+    def differences_sql(self, place: int, stored: str) -> str:
+        """The rows of this table that differ, of the players that ``stored`` (a condition
+        on ``t."player_id"``) names and :func:`expected_sql` counts: ``place``, the player id,
+        the key in :data:`KEY_COLUMNS`, whether a row is stored and its values, whether one
+        is expected and its values (NULLs up to :data:`VALUES_WIDTH`: no such column)."""
+        key = ", ".join(
+            f"COALESCE(e.{name}, s.{name})" if name in ("player_id", *self.key) else "NULL"
+            for name in ("player_id", *KEY_COLUMNS)
+        )
+        padding = ", CAST(NULL AS bigint)" * (VALUES_WIDTH - len(self.values))
+        was = ", ".join(f"s.{name}" for name in self.values) + padding
+        now = ", ".join(f"e.{name}" for name in self.values) + padding
         columns = ", ".join(f't."{name}" AS {name}' for name in self.key + self.values)
         held = " OR ".join(f't."{name}" > 0' for name in self.counts)
         joined = " AND ".join(f"e.{name} = s.{name}" for name in ("player_id", *self.key))
         differ = " OR ".join(f"e.{name} IS DISTINCT FROM s.{name}" for name in self.values)
         return (
-            f"{expected_sql(seated, cups)} "
-            f"SELECT {key}, s.player_id IS NOT NULL, {was}, e.player_id IS NOT NULL, {now} "
+            f"SELECT {place}, {key}, s.player_id IS NOT NULL, {was}, "
+            f"e.player_id IS NOT NULL, {now} "
             f"FROM {self.expected} AS e FULL OUTER JOIN ("
             f'SELECT t."player_id" AS player_id, {columns} FROM {_table(self.model)} AS t '
             f"WHERE {stored} AND ({held})"
@@ -305,34 +310,41 @@ MODES = Figures(
 )
 FIGURES = (PAIRS, STREAKS, MODES)
 """The tables checked, in the order a player's differences are reported."""
+KEY_COLUMNS = ("side", "season", "mode", "other_id")
+"""The key columns of every table of :data:`FIGURES`, in one order for their differences."""
+VALUES_WIDTH = max(len(figures.values) for figures in FIGURES)
 
 
 def _chunk_differences(
     cursor, players: Sequence[int], cups: str
 ) -> list[tuple[tuple, FigureDifference]]:
     """The differences of the human ``players``, each with its place in the report (player,
-    table, key)."""
+    table, key): one statement, which counts the players' matches once for every table."""
     seated, params = id_in('s."player_id"', players, cursor.db.vendor)
     stored, more = id_in('t."player_id"', players, cursor.db.vendor)
+    branches = " UNION ALL ".join(
+        figures.differences_sql(place, stored) for place, figures in enumerate(FIGURES)
+    )
+    cursor.execute(f"{expected_sql(seated, cups)} {branches}", params + more * len(FIGURES))
     found = []
-    for place, figures in enumerate(FIGURES):
-        cursor.execute(figures.differences_sql(seated, stored, cups), params + more)
-        width = 1 + len(figures.key)
+    keys = 2 + len(KEY_COLUMNS)
+    for row in cursor.fetchall():
+        figures, player = FIGURES[row[0]], row[1]
+        named = dict(zip(KEY_COLUMNS, row[2:keys], strict=True))
+        key = tuple(named[name] for name in figures.key)
         size = len(figures.values)
-        for row in cursor.fetchall():
-            player, key = row[0], tuple(row[1:width])
-            was, now = row[width + 1 : width + 1 + size], row[width + 2 + size :]
-            found.append(
-                (
-                    (player, place, key),
-                    FigureDifference(
-                        figures.subject(player, key),
-                        figures.field,
-                        figures.shown(was) if row[width] else None,
-                        figures.shown(now) if row[width + 1 + size] else None,
-                    ),
-                )
+        was, now = row[keys + 1 : keys + 1 + size], row[keys + 2 + VALUES_WIDTH :][:size]
+        found.append(
+            (
+                (player, row[0], key),
+                FigureDifference(
+                    figures.subject(player, key),
+                    figures.field,
+                    figures.shown(was) if row[keys] else None,
+                    figures.shown(now) if row[keys + 1 + VALUES_WIDTH] else None,
+                ),
             )
+        )
     found.sort(key=lambda item: item[0])
     return found
 
