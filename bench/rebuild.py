@@ -23,6 +23,7 @@ and ``CREATE TABLE ... AS SELECT * FROM`` the players table, the anchor. It prin
     # what was filled and how long it took
     table_copy_s Y
     rebuild_STEP_s X          STEP: fix, check, fix_again
+    rebuild_STEP_cpu_s C      the process's CPU time, user and system
     rebuild_STEP_peak_mb M
     rebuild_STEP_lines L      lines the command printed
     ratio rebuild_STEP X/Y
@@ -117,9 +118,9 @@ def table_copy_s(url: str) -> float:
     return elapsed
 
 
-def rebuild(url: str, *args: str) -> tuple[float, float, int, int]:
-    """``manage.py rebuild_ladder *args`` as a process: seconds, peak MB, lines printed,
-    exit status."""
+def rebuild(url: str, *args: str) -> tuple[float, float, float, int, int]:
+    """``manage.py rebuild_ladder *args`` as a process: seconds, CPU seconds (user and
+    system), peak MB, lines printed, exit status."""
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "false"}
     start = time.perf_counter()
     child = subprocess.Popen(
@@ -135,7 +136,8 @@ def rebuild(url: str, *args: str) -> tuple[float, float, int, int]:
     _, status, usage = os.wait4(child.pid, 0)
     elapsed = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss / 1024, lines, child.returncode
+    cpu = usage.ru_utime + usage.ru_stime
+    return elapsed, cpu, usage.ru_maxrss / 1024, lines, child.returncode
 
 
 def main() -> int:
@@ -159,8 +161,9 @@ def main() -> int:
             ("check", (), 0),
             ("fix_again", ("--fix",), 0),
         ):
-            elapsed, peak, lines, status = rebuild(url, *args)
+            elapsed, cpu, peak, lines, status = rebuild(url, *args)
             print(f"rebuild_{step}_s {elapsed:.1f}")
+            print(f"rebuild_{step}_cpu_s {cpu:.1f}")
             print(f"rebuild_{step}_peak_mb {peak:.0f}")
             print(f"rebuild_{step}_lines {lines}")
             print(f"ratio rebuild_{step} {elapsed / copy:.0f}", flush=True)

@@ -58,6 +58,7 @@ from typing import Any, NamedTuple, Protocol
 
 from django.db import connections, router, transaction
 
+from bulk.sql import id_in
 from domain.errors import Conflict
 from matches.kort.rules import Mode, StatsLine, Team, season_reset_cups, team_of
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat, stored_result
@@ -305,7 +306,7 @@ def streams(times: Times) -> list[Stream]:
         ids = sorted({match_id for _, match_id, _ in seats})
         if not ids:
             return []
-        marks = ", ".join(["%s"] * len(ids))
+        chosen, params = id_in('"id"', ids, times.connection.vendor)
         facts = {
             row[0]: row[1:]
             for row in _fetch(
@@ -313,8 +314,8 @@ def streams(times: Times) -> list[Stream]:
                 f'SELECT "id", "mode", "status", "winner", "wins_a", "wins_b", "season", '
                 f'{times.read(FINALIZED_AT)}, "void_season", '
                 f"{times.read(VOIDED_AT)} FROM {match} "
-                f'WHERE "id" IN ({marks}) AND "status" IN {over}',
-                ids,
+                f'WHERE {chosen} AND "status" IN {over}',
+                params,
             )
         }
         rounds = _rounds(cursor, list(facts), len(seats))
@@ -390,16 +391,16 @@ def _rounds(cursor, match_ids: Sequence[int], chunk: int) -> dict[int, tuple]:
         return {}
     for start in range(0, len(match_ids), chunk):
         ids = sorted(set(match_ids[start : start + chunk]))
-        marks = ", ".join(["%s"] * len(ids))
+        chosen, params = id_in('"match_id"', ids, cursor.db.vendor)
         after: tuple = (0, 0)
         while True:
             rows = _fetch(
                 cursor,
                 f'SELECT "match_id", "number", "trump_seat", "outcome", "winner", '
-                f'"wins_awarded", "shutout_team" FROM {table} WHERE "match_id" IN ({marks}) '
+                f'"wins_awarded", "shutout_team" FROM {table} WHERE {chosen} '
                 f'AND "status" = %s AND ("match_id" > %s OR ("match_id" = %s AND "number" > %s))'
                 f' ORDER BY "match_id", "number" LIMIT {chunk}',
-                [*ids, RoundStatus.FINISHED.value, after[0], after[0], after[1]],
+                [*params, RoundStatus.FINISHED.value, after[0], after[0], after[1]],
             )
             for row in rows:
                 rounds.setdefault(row[0], []).append(row[2:])
@@ -1057,9 +1058,23 @@ def ladder_rebuild(
             )
     if season is None and (fix or not outcome.differences):
         # The §12 cups are read from the ledger: checked once the ledger holds no difference.
-        for found in pairs_rebuild(fix=fix):
-            counted(Difference(found.subject, found.field, found.stored, found.recomputed))
+        pairs_rebuild(
+            lambda found: counted(
+                Difference(found.subject, found.field, found.stored, found.recomputed)
+            ),
+            cups=SEAT_CUPS,
+            fix=fix,
+            progress=progress,
+        )
     return outcome
+
+
+SEAT_CUPS = (
+    f'SELECT c."delta" FROM {_table(CupChange)} AS c WHERE c."match_id" = s."match_id" '
+    f'AND c."player_id" = s."player_id" AND c."kind" = \'{CupKind.MATCH.value}\''
+)
+"""The cups the player of a seat ``s`` got from its match, read by the ledger's key: what
+``stats.rebuild_pairs`` sums for the §12 figures."""
 
 
 def _running_end() -> None:

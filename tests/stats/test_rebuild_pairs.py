@@ -1,13 +1,17 @@
-"""The streaming checker of the KORT_RULES §12 figures (``stats.rebuild_pairs``): a ladder kept
-by finalizations and voids has no difference; corrupted, lost or stray rows are reported, and
-fixed to what the history gives."""
+"""The checker of the KORT_RULES §12 figures and the statistics per mode
+(``stats.rebuild_pairs``), which counts them in SQL: a ladder kept by finalizations and voids
+has no difference; corrupted, lost or stray rows are reported, and fixed to what the history
+gives. The same SQL runs on SQLite and on PostgreSQL (with ``DATABASE_URL``)."""
+
+from itertools import product
 
 import pytest
 
+from matches.kort.rules import Outcome, RoundResult, Team, round_stats
+from ranking.rebuild import SEAT_CUPS
 from ranking.services import match_void
 from stats import rebuild_pairs
 from stats.models import ModeStats, PairFigures, PairSide, StreakFigures
-from stats.rebuild_pairs import pairs_rebuild
 from tests.api_steps import PLAYERS, ids_of, match_play, round_body
 
 KORT = round_body(0, 7, 0, "stop")
@@ -46,6 +50,15 @@ def mode_counts() -> list:
     return sorted(rows.values_list("player_id", "season", "mode", "matches_played", "rounds_won"))
 
 
+def pairs_rebuild(*, fix: bool = False) -> list[str]:
+    """The differences the checker reports, as printed."""
+    found: list[str] = []
+    rebuild_pairs.pairs_rebuild(
+        lambda difference: found.append(str(difference)), cups=SEAT_CUPS, fix=fix
+    )
+    return found
+
+
 def test_the_figures_kept_by_the_ladder_have_no_difference(ladder):
     assert pairs_rebuild() == []
 
@@ -65,7 +78,7 @@ def test_corrupted_and_lost_rows_are_reported_then_fixed(ladder, monkeypatch):
     ModeStats.objects.filter(player=dara, season=0, mode="ranked").update(rounds_won=0)
     monkeypatch.setattr(rebuild_pairs, "CHUNK", 2)  # several chunks of players
 
-    found = [str(difference) for difference in pairs_rebuild(fix=True)]
+    found = pairs_rebuild(fix=True)
 
     # Amir against Bita: won the first (+10), lost the third (-5); the room match is void.
     corrupted = f"player {amir.id}, opponent {bita.id} (all time, all): matches, won, cups"
@@ -83,16 +96,72 @@ def test_corrupted_and_lost_rows_are_reported_then_fixed(ladder, monkeypatch):
     assert pairs_rebuild() == []
 
 
-def test_expected_rows_fold_a_players_matches_in_order(ladder):
-    amir = ladder[0]
-    ((player_id, tables),) = rebuild_pairs.chunk_tables([amir.id])
+def all_mode_counts() -> list:
+    rows = ModeStats.objects.filter(matches_played__gt=0)
+    return sorted(rows.values_list("player_id", "season", "mode", *rebuild_pairs.MODE_FIELDS))
 
-    rows = rebuild_pairs.expected_rows(player_id, tables)
+
+def pair_count_wrong(amir, bita, cyrus, dara) -> str:
+    PairFigures.objects.filter(
+        player=dara, side=PairSide.PARTNER, other=bita, season=0, mode="ranked"
+    ).update(matches=5)
+    return f"player {dara.id}, partner {bita.id} (all time, ranked): matches, won, cups stored (5,"
+
+
+def streak_row_missing(amir, bita, cyrus, dara) -> str:
+    StreakFigures.objects.filter(player=cyrus, season=0, mode="ranked").delete()
+    return (
+        f"player {cyrus.id}, streaks (all time, ranked): {rebuild_pairs.STREAKS.field} stored None"
+    )
+
+
+def streak_row_extra(amir, bita, cyrus, dara) -> str:
+    StreakFigures.objects.create(player=amir, season=7, mode="room", win_current=2, win_best=2)
+    subject = f"player {amir.id}, streaks (season 7, room)"
+    return f"{subject}: {rebuild_pairs.STREAKS.field} stored (2, 2, 0, 0, None), recomputed None"
+
+
+def mode_count_wrong(amir, bita, cyrus, dara) -> str:
+    ModeStats.objects.filter(player=bita, season=1, mode="ranked").update(bavan_called=3)
+    return f"player {bita.id}, statistics (season 1, ranked): counts stored {{'matches_played': "
+
+
+@pytest.mark.parametrize(
+    "corrupt", [pair_count_wrong, streak_row_missing, streak_row_extra, mode_count_wrong]
+)
+def test_each_kind_of_difference_is_found_alone_and_fixed(ladder, corrupt):
+    kept, counts = stored(), all_mode_counts()
+    expected = corrupt(*ladder)
+
+    found = pairs_rebuild()
+    assert len(found) == 1 and found[0].startswith(expected), found
+    assert pairs_rebuild(fix=True) == found
+    assert (stored(), all_mode_counts()) == (kept, counts)
+    assert pairs_rebuild() == []
+
+
+def test_streaks_follow_the_matches_in_order(ladder):
+    amir, _, cyrus, _ = ladder
+    StreakFigures.objects.filter(player=amir).delete()
+    PairFigures.objects.filter(player=amir).delete()
+
+    pairs_rebuild(fix=True)
 
     # Won, (the room match is void), lost, won: Cyrus his partner in all three.
-    streaks, _ = rows.streaks[(0, "all")]
+    streaks = StreakFigures.objects.get(player=amir, season=0, mode="all")
     assert (streaks.win_current, streaks.win_best, streaks.loss_best) == (1, 1, 1)
-    assert rows.pairs[("partner", 0, "all", ladder[2].id)] == (3, 2, 15)
+    pair = PairFigures.objects.get(player=amir, side="partner", season=0, mode="all", other=cyrus)
+    assert (pair.matches, pair.won, pair.cups) == (3, 2, 15)
+
+
+def test_a_rounds_counts_read_its_outcome_winner_and_shutout_team_only():
+    """The SQL counts a round by its outcome, winner and 7:0 team (``_lines_sql``)."""
+    for outcome, winner, shutout, team in product(Outcome, Team, (None, *Team), Team):
+        first, *others = (
+            round_stats(RoundResult(outcome, winner, wins, trump, shutout), team)
+            for wins, trump in product((0, 1, 5, 13), Team)
+        )
+        assert all(line == first for line in others)
 
 
 def test_rebuild_ladder_reports_and_fixes_them_beside_the_ladder(ladder):

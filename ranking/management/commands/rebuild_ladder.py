@@ -27,9 +27,10 @@ Output (standard output; scripts may read it, it stays as it is), one line each,
 - ``Fixed N difference(s).`` after ``--fix`` wrote them (frozen standings excepted);
 - ``match M: completed T, not finalized`` for each stuck match.
 
-A progress bar goes to standard error (on a terminal only). Exit status: 0 when nothing differs
-(or ``--fix`` wrote the recomputed values) and no match is stuck, 1 otherwise (standings are
-never rewritten), with the reason on standard error.
+A progress bar goes to standard error (on a terminal only), one for the ladder's pass over the
+players, then one for the §12 figures' pass over the human players. Exit status: 0 when
+nothing differs (or ``--fix`` wrote the recomputed values) and no match is stuck, 1 otherwise
+(standings are never rewritten), with the reason on standard error.
 """
 
 import sys
