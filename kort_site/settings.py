@@ -26,7 +26,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_TASK_QUEUE | kort | the Celery queue of the service's tasks |
 | KORT_TASK_ROUTES | (none) | a queue per task kind, e.g. `ranking.finalize_match=finalize`; other tasks stay on KORT_TASK_QUEUE |
 | KORT_BAVAN_VOTE_SECONDS | 30 | length of every Bavan vote, live and reported (KORT_RULES §4) |
-| KORT_SWEEP_SECONDS | 10 | how often Celery beat runs the sweeper, which queues again the tasks of lost work |
+| KORT_SWEEP_SECONDS | 10 | how often Celery beat (with no broker, the development server) runs the sweeper, which queues again the tasks of lost work |
 | KORT_SWEEP_GRACE_SECONDS | 5 | work due longer ago than this and not done counts as lost (swept, and listed by `rebuild_ladder`) |
 | KORT_RANKED_REQUIRE_PLAY | false | ranked matches require every round's full record (`play`) unless created with `require_play` |
 | KORT_MAX_BODY_BYTES | 1048576 | largest request body under /api/; a larger one is a 413 |
@@ -82,6 +82,9 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Before staticfiles, so that kort_site's `runserver` is the one that runs: on the embedded
+    # default it also runs the periodic tasks (kort_site.embedded_beat).
+    "kort_site",
     "django.contrib.staticfiles",
     "rest_framework",
     # Installed only for the migration that hashed its tokens into players.PlayerToken
@@ -91,7 +94,6 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "kort_site",
     "idempotency",
     "players",
     "seasons",
@@ -323,7 +325,9 @@ if KORT_CACHE_URL:
 # answer. Celery beat runs the sweeper (delivery.sweep) every KORT_SWEEP_SECONDS: it queues again
 # the task of work overdue by more than KORT_SWEEP_GRACE_SECONDS (a completed match not
 # finalized, a live vote past its deadline or with bot votes due). So a lost task is redone
-# within grace + period (15 s by default) of the broker and a worker being back.
+# within grace + period (15 s by default) of the broker and a worker being back. With no broker
+# there is no beat: `manage.py runserver` runs CELERY_BEAT_SCHEDULE itself
+# (kort_site.embedded_beat).
 KORT_SWEEP_SECONDS = env.int("KORT_SWEEP_SECONDS", default=10)
 KORT_SWEEP_GRACE_SECONDS = env.int("KORT_SWEEP_GRACE_SECONDS", default=5)
 KORT_SEASON_CHECK_SECONDS = env.int("KORT_SEASON_CHECK_SECONDS", default=60)

@@ -1,5 +1,6 @@
 """The site's periodic tasks. The sweeper (API.md "Conventions", "Nothing is lost"): Celery
-beat queues it every ``KORT_SWEEP_SECONDS`` (``CELERY_BEAT_SCHEDULE`` in settings.py), and it
+beat queues it every ``KORT_SWEEP_SECONDS`` (``CELERY_BEAT_SCHEDULE`` in settings.py; with no
+broker the development server runs that schedule itself, ``kort_site.embedded_beat``), and it
 queues again the task of all work that is overdue (``delivery.sweep``). Each app declares its
 own kinds of work in its ``sweeps`` module; a new kind is one more entry in :data:`SWEEPS`. The
 purge of old idempotency keys runs every ``KORT_IDEMPOTENCY_PURGE_SECONDS``."""
