@@ -94,7 +94,8 @@ def match_seen(match: MatchDetail, vote: VoteSeen) -> MatchDetail:
     """``match`` with the live ``vote`` of its last round as seen at a moment: when the vote's
     resolution is due and not written yet, the round and the match as that resolution makes
     them (``go``: the round plays for Bavan; a refusal finishes it as a Kort / At-kort and the
-    match moves on, ``matches.rounds.round_finished``; KORT_RULES §4, §5). Pure: a new value,
+    match moves on, ``matches.rounds.round_finished``, completed at the refusal's moment when
+    that wins it; KORT_RULES §4, §5). Pure: a new value,
     ``match`` unchanged."""
     seen = replace(match, vote=vote)
     last = match.rounds[-1]
@@ -108,4 +109,7 @@ def match_seen(match: MatchDetail, vote: VoteSeen) -> MatchDetail:
         return replace(seen, rounds=(*match.rounds[:-1], shown))
     finish = round_finished(match, last, BavanDecision.STOP)
     finished = replace(last, **finish.round_columns)
-    return replace(seen, rounds=(*match.rounds[:-1], finished), **finish.match_columns)
+    columns = dict(finish.match_columns)
+    if columns.get("status") == MatchStatus.COMPLETED:  # completed when the vote refused
+        columns["completed_at"] = vote.resolved_at
+    return replace(seen, rounds=(*match.rounds[:-1], finished), **columns)

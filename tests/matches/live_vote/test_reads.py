@@ -6,6 +6,7 @@ timed tasks, the sweeper and the write requests are the ones that write it, the 
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import replace
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -112,3 +113,20 @@ def test_what_a_read_showed_is_what_the_next_write_stores(clock, seat_table):
     )
     assert (voted.data["status"], voted.data["resolved_at"]) == ("refused", iso(at(4)))
     assert stored(table) == ("refused", at(4), 2, "finished")
+
+
+def test_a_due_refusal_that_wins_the_match_shows_it_completed_at_the_refusal(clock, seat_table):
+    table = seat_table(bots=(0, 2), mode="room")
+    table.open_vote()
+    with no_writes():
+        before = match_detail(table.match_id, at(1))
+        later = match_detail(table.match_id, at(3))
+    assert later.vote is not None and later.vote.resolved_at == at(2)
+
+    # Team A two wins short of the room's 7 (§1): the Kort's 5 wins end the match (§2, §4).
+    seen = match_seen(replace(before, wins_a=2), later.vote)
+
+    assert (seen.status, seen.winner, seen.wins_a) == ("completed", "A", 7)
+    assert seen.completed_at == at(2)
+    assert later.completed_at is None and later.status == "in_progress"
+    assert stored(table) == ("open", None, 0, "voting")
