@@ -1,5 +1,6 @@
-"""Fixtures of the browser tests: Debian's headless Chromium driven through its chromedriver,
-and screenshots of what it shows under ``artifacts/screenshots/``."""
+"""Fixtures of the pages' tests: the static files collected as production collects them, and
+for the browser tests Debian's headless Chromium driven through its chromedriver and
+screenshots of what it shows under ``artifacts/screenshots/``."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ import os
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+from django.test import override_settings
 
 from conftest import PROGRAMS
+from kort_site.settings import STORAGES
 
 CHROMIUM, CHROMEDRIVER = PROGRAMS["browser"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -24,6 +28,24 @@ CHROMIUM_FLAGS = (
     "--disable-component-update",
     "--disable-sync",
 )
+
+
+@pytest.fixture(scope="session")
+def _collected_once(tmp_path_factory) -> Path:
+    """``collectstatic`` with production's ``STORAGES`` (hashed names, compressed copies) into
+    a folder of its own, once a run: it takes seconds (the admin's files too)."""
+    static_root = tmp_path_factory.mktemp("static-root")
+    with override_settings(STATIC_ROOT=static_root, STORAGES=STORAGES):
+        call_command("collectstatic", "--noinput", verbosity=0)
+    return static_root
+
+
+@pytest.fixture
+def collected(_collected_once):
+    """The static files as production collects them, with the settings that link and find
+    them (``STATIC_ROOT``, production's ``STORAGES``) in force while the test runs."""
+    with override_settings(STATIC_ROOT=_collected_once, STORAGES=STORAGES):
+        yield _collected_once
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,8 @@
 end and a void (the cups table by kind, the chart on a time axis, streaks, partners and
 opponents, the figures per mode, the history's void rows), the search by the start of a
 name in any script, a bot's page, and every page at 360 px without sideways scroll, in the
-dark scheme, with its title, description and icon. Every figure is checked against the API's
+dark scheme, with its title, description and icon, and the static files as production serves
+them (hashed names, compressed, cached a year). Every figure is checked against the API's
 answer. Screenshots go to ``artifacts/screenshots/``."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from datetime import datetime, timedelta
 import pytest
 import time_machine
 from django.core.management import call_command
+from django.test import modify_settings, override_settings
+from django.test.testcases import LiveServerThread
 from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
@@ -477,3 +480,86 @@ def test_every_page_fits_a_phone_in_the_dark_with_its_title(
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     assert len(titles) == len(pages)  # a title per page
     assert len(descriptions) == len(pages) - 1  # My games and its older matches share one
+
+
+def no_static_handler(handler):
+    """The site's handler as it is: no handler before it answers ``/static/``."""
+    return handler
+
+
+@pytest.fixture
+def production_static_server(collected, transactional_db):
+    """A live server of its own that serves ``/static/`` as production does: WhiteNoise's
+    middleware answers from the files ``collected`` (production's storage, in a temporary
+    ``STATIC_ROOT``). pytest-django's ``live_server`` wraps the site in Django's
+    ``StaticFilesHandler``, which answers ``/static/`` from the apps' folders under plain names
+    before any middleware, and it starts once a session, when WhiteNoise has already scanned
+    the default ``STATIC_ROOT``. Here the thread's static handler is no handler at all, and
+    the thread starts under the collected files' settings, with debug off (no finders, no
+    refresh: WhiteNoise reads ``STATIC_ROOT`` once, when the thread builds the middleware)."""
+    with override_settings(DEBUG=False), modify_settings(ALLOWED_HOSTS={"append": "localhost"}):
+        # The stubs ask for a handler class; the thread only calls it on the site's handler.
+        thread = LiveServerThread("localhost", static_handler=no_static_handler)  # type: ignore[arg-type]
+        thread.daemon = True
+        thread.start()
+        thread.is_ready.wait()
+        if thread.error:
+            raise thread.error
+        try:
+            yield f"http://localhost:{thread.port}"
+        finally:
+            thread.terminate()
+
+
+YEAR = 365 * 24 * 3600
+HASHED = re.compile(r"^/static/.+\.[0-9a-f]{12}\.\w+$")
+"""A static file's path under its hashed name: 12 hex digits of its content before the
+extension."""
+STATIC_FILES = """
+return Array.from(
+  document.querySelectorAll('link[rel~=stylesheet], link[rel~=icon], script[src]'),
+  function (element) { return new URL(element.href || element.src).pathname; }
+).filter(function (path) { return path.startsWith('/static/'); });
+"""
+FETCHED = """
+var done = arguments[arguments.length - 1];
+Promise.all(arguments[0].map(function (path) {
+  return fetch(path, {cache: 'no-store'}).then(function (response) {
+    return [path, response.status, response.headers.get('content-encoding'),
+            response.headers.get('cache-control')];
+  });
+})).then(done, function (error) { done(String(error)); });
+"""
+"""Each path fetched by the page itself (same origin: every header readable), past the
+browser's cache: its status, ``Content-Encoding`` and ``Cache-Control``."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_static_files_are_hashed_compressed_and_cached_for_a_year(
+    browser, production_static_server, cast, finalized_ranked, lang
+):
+    """A player's page with the chart, its static files served as production serves them:
+    every stylesheet, script and icon under its hashed name, compressed, cached a year."""
+    browser.get(f"{production_static_server}/{lang}/players/{cast[0].id}/")  # won: a chart
+    paths = browser.execute_script(STATIC_FILES)
+    assert [path for path in paths if not HASHED.match(path)] == []
+    plain = {re.sub(r"\.[0-9a-f]{12}\.", ".", path) for path in paths}
+    assert plain >= {
+        "/static/pages/site.css",
+        "/static/pages/favicon.svg",
+        "/static/pages/vendor/chart.js-4.6.1/chart.umd.min.js",
+        "/static/pages/cups_chart.js",
+    }
+    answers = browser.execute_async_script(FETCHED, paths)
+    assert isinstance(answers, list), answers
+    for path, status, encoding, cache_control in answers:
+        assert status == 200, path
+        assert encoding in ("gzip", "br"), (path, encoding)
+        max_age = re.search(r"max-age=(\d+)", cache_control or "")
+        assert max_age is not None and int(max_age.group(1)) >= YEAR, (path, cache_control)
+        assert "immutable" in cache_control, (path, cache_control)
+    WebDriverWait(browser, WAIT_SECONDS).until(  # the vendored Chart.js ran: the chart drawn
+        lambda driver: driver.execute_script(
+            "return window.Chart !== undefined && Chart.getChart('cups-chart') !== undefined"
+        )
+    )

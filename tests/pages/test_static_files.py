@@ -5,21 +5,10 @@ them compressed and cached for a year."""
 import re
 
 import pytest
-from django.core.management import call_command
-from django.test import override_settings
-
-from kort_site.settings import STORAGES
 
 pytestmark = pytest.mark.django_db
 
 YEAR = 365 * 24 * 3600
-
-
-@pytest.fixture
-def collected(tmp_path):
-    with override_settings(STATIC_ROOT=tmp_path, STORAGES=STORAGES):
-        call_command("collectstatic", "--noinput", verbosity=0)
-        yield tmp_path
 
 
 def test_the_pages_link_hashed_compressed_files_cached_for_a_year(collected, client, cast):
