@@ -25,6 +25,12 @@ class CupChange(models.Model):
     ``season`` is the number of the season the change belongs to: the match's season, the
     season the reset opened, the season current when the match was voided. ``cups_after`` is
     the player's total right after the change.
+
+    Rows are written only by ``ranking.ladder``, for players whose rows it holds locked, and
+    players are never deleted (``PROTECT``), so the database does not check the player key: a
+    check locks the player's row once per ledger row, which at a season's reset (a million
+    rows in the transaction that opens the next season, while the next season's matches wait)
+    was two fifths of the ledger's insert. The match key is checked (a reset has none).
     """
 
     kind = models.CharField(max_length=12, choices=CupKind.choices, default=CupKind.MATCH)
@@ -41,6 +47,7 @@ class CupChange(models.Model):
         on_delete=models.PROTECT,
         related_name="cup_changes",
         db_index=False,  # cup_changes_newest_first starts with the player
+        db_constraint=False,  # see the class's docstring
     )
     season = models.PositiveIntegerField(help_text="The season's number.")
     delta = models.IntegerField()
