@@ -47,6 +47,7 @@ from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season
 from stats.models import SeasonStats
 from stats.selectors import season_figures
+from stats.totals import pending_reset, reset_due
 
 MAX_RADIUS = 50
 logger = logging.getLogger(__name__)
@@ -463,6 +464,43 @@ def player_seasons(player: Player) -> list[PlayerSeason]:
     return rows
 
 
-def player_ledger(player: Player) -> QuerySet[CupChange]:
-    """The player's cups ledger, newest first (API.md ``/players/{id}/cups/``)."""
-    return CupChange.objects.filter(player=player).order_by("-created_at", "-id")
+def player_ledger(player: Player) -> QuerySet[CupChange] | ResetFirst:
+    """The player's cups ledger, newest first (API.md ``/players/{id}/cups/``). While the
+    current season's soft reset is still to be written to the player's row, its ledger row
+    comes first, as it will be written (``stats.totals``), unsaved."""
+    stored = CupChange.objects.filter(player=player).order_by("-created_at", "-id")
+    pending = pending_reset(current_season())
+    after = reset_due(player, pending)
+    if after is None:
+        return stored
+    assert pending is not None  # reset_due finds none without a pending reset
+    reset = CupChange(
+        kind=CupKind.SEASON_RESET,
+        player=player,
+        season=pending.season,
+        delta=after - player.cups,
+        cups_after=after,
+        created_at=pending.at,
+    )
+    return ResetFirst(reset, stored)
+
+
+class ResetFirst:
+    """A player's stored ledger (newest first) behind the row of a reset still to be written,
+    read as Django's paginator reads a list: a length and slices, each one query."""
+
+    def __init__(self, reset: CupChange, stored: QuerySet[CupChange]) -> None:
+        self.reset = reset
+        self.stored = stored
+
+    def count(self) -> int:
+        return self.stored.count() + 1
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice) -> list[CupChange]:
+        start = index.start or 0
+        stop = index.stop
+        rest = self.stored[max(start - 1, 0) : None if stop is None else max(stop - 1, 0)]
+        return [self.reset, *rest] if start == 0 and stop != 0 else list(rest)

@@ -33,6 +33,7 @@ from ranking.serializers import (
     TokenSerializer,
 )
 from seasons.selectors import season_get
+from stats.totals import totals_now
 
 
 class OneSnapshot:
@@ -105,7 +106,11 @@ class PlayerViewSet(
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
-        context = {**self.get_serializer_context(), "ranks": selectors.ranks_of(page)}
+        context = {
+            **self.get_serializer_context(),
+            "ranks": selectors.ranks_of(page),
+            "totals": totals_now(page),
+        }
         return self.get_paginated_response(PlayerSerializer(page, many=True, context=context).data)
 
     def perform_create(self, serializer):
