@@ -338,9 +338,10 @@ class LedgerEntry:
     season: int | None = None
 
 
-def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
+def cups_ledger(player: Player, limit: int, current: Season | None = None) -> list[LedgerEntry]:
     """The player's latest ``limit`` cup changes, newest first: the first rows of the API's
-    ledger (:func:`player_ledger`), one query of ``limit`` rows, however long the ledger."""
+    ledger (:func:`player_ledger`; ``current``: the current season, if the caller has it), one
+    query of ``limit`` rows, however long the ledger."""
     return [
         LedgerEntry(
             change.created_at,
@@ -350,7 +351,7 @@ def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
             change.kind,
             change.season,
         )
-        for change in player_ledger(player)[:limit]
+        for change in player_ledger(player, current)[:limit]
     ]
 
 
@@ -464,12 +465,15 @@ def player_seasons(player: Player) -> list[PlayerSeason]:
     return rows
 
 
-def player_ledger(player: Player) -> QuerySet[CupChange] | ResetFirst:
+def player_ledger(
+    player: Player, current: Season | None = None
+) -> QuerySet[CupChange] | ResetFirst:
     """The player's cups ledger, newest first (API.md ``/players/{id}/cups/``). While the
-    current season's soft reset is still to be written to the player's row, its ledger row
-    comes first, as it will be written (``stats.totals``), unsaved."""
+    current season's soft reset (``current``: the current season, if the caller has it) is
+    still to be written to the player's row, its ledger row comes first, as it will be written
+    (``stats.totals``), unsaved."""
     stored = CupChange.objects.filter(player=player).order_by("-created_at", "-id")
-    pending = pending_reset(current_season())
+    pending = pending_reset(current or current_season())
     after = reset_due(player, pending)
     if after is None:
         return stored

@@ -374,3 +374,37 @@ def test_matches_completing_at_the_end_belong_to_one_side_of_it(service, api, la
         in_standings = SeasonStanding.objects.get(season=1, player=first_seat).matches_played
         played_before = SEASON_ONE[first_seat.username][2]
         assert in_standings == played_before + (match["season"] == 1)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_matches_finalized_while_the_reset_is_written_reset_each_player_once(
+    service, api, ladder, monkeypatch
+):
+    """The reset written a player per batch while two season-2 matches of eight of its
+    players are finalized: each player's reset written once, each match's cups on top of it,
+    every total the sum of its ledger."""
+    stopped_while_resetting(monkeypatch)
+    queued: list[int] = []
+    monkeypatch.setattr(
+        "matches.rounds.queue_on_commit", lambda task, match_id, **kwargs: queued.append(match_id)
+    )
+    for seats in (four(ladder), four(ladder, "elham", "farid", "gita", "hamid")):
+        match_play(service, seats, [round_body(0, 7, 0, "stop")])  # A's Kort: +10, -5
+    monkeypatch.setattr(season_end_module, "RESET_BATCH", 1)
+    lease_runs_out()
+
+    results = at_once([end_due_seasons, *[lambda m=m: match_finalize(m) for m in queued]])
+
+    assert results == [[1], True, True]
+    assert CupChange.objects.filter(kind="season_reset").count() == 9
+    won = {"amir": 10, "cyrus": 10, "elham": 10, "gita": 10}
+    lost = {"bita": -5, "dara": -5, "farid": -5, "hamid": -5}
+    expected = {
+        name: RESET_TOTALS[name] + won.get(name, lost.get(name, 0)) for name in RESET_TOTALS
+    }
+    humans = Player.objects.filter(is_bot=False)
+    assert dict(humans.values_list("username", "cups")) == expected
+    for player in humans:
+        deltas = CupChange.objects.filter(player=player).values_list("delta", flat=True)
+        assert (player.username, sum(deltas)) == (player.username, player.cups)
