@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0009_names_of_30_letters_and_clean_display_names'),
+        ('players', '0003_player_board_season'),
         ('ranking', '0010_season_end_indexes'),
     ]
 
