@@ -337,7 +337,7 @@ def season_end_timed() -> tuple[float, float, float]:
     elapsed = time.perf_counter() - start
     times = [at for at, _ in stamps]
     spans = [later - earlier for earlier, later in zip([start, *times], times, strict=False)]
-    named = ", ".join(f"{span:.2f}" for span in spans[:4])
+    named = ", ".join(f"{span:.2f}" for span in spans[:3])
     batches = [
         span for span, (_, message) in zip(spans, stamps, strict=True) if "written" in message
     ]

@@ -14,7 +14,8 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     # A list passes the ranks and totals of its page in the context ({"ranks": {player id:
     # rank}}, from selectors.ranks_of; {"totals": {player id: cups}}, from stats.totals), so
-    # a page costs the few queries that one player costs.
+    # a page costs the few queries that one player costs; a read of one player passes the
+    # current season ({"season": Season}), which both read.
     cups = serializers.SerializerMethodField()
     rank = serializers.SerializerMethodField()
 
@@ -25,11 +26,16 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     def get_cups(self, player) -> int:
         totals = self.context.get("totals")
-        return (totals_now([player]) if totals is None else totals)[player.pk]
+        if totals is None:
+            totals = totals_now([player], self.context.get("season"))
+        return totals[player.pk]
 
     def get_rank(self, player) -> int | None:
         ranks = self.context.get("ranks")
-        return player_rank(player) if ranks is None else ranks[player.pk]
+        if ranks is None:
+            season = self.context.get("season")
+            return player_rank(player, None if season is None else season.number)
+        return ranks[player.pk]
 
 
 class LeaderboardRowSerializer(serializers.Serializer):

@@ -8,16 +8,17 @@ from django.db import migrations
 
 
 def steps_reordered(apps, schema_editor):
-    SeasonEnd = apps.get_model("ranking", "SeasonEnd")
-    Player = apps.get_model("players", "Player")
-    for end in SeasonEnd.objects.filter(step__in=["reset", "open"]):
-        written = Player.objects.all() if end.step == "open" else Player.objects.none()
+    alias = schema_editor.connection.alias
+    ends = apps.get_model("ranking", "SeasonEnd").objects.using(alias)
+    players = apps.get_model("players", "Player").objects.using(alias)
+    for end in ends.filter(step__in=["reset", "open"]):
+        written = players.all() if end.step == "open" else players.none()
         if end.step == "reset" and end.cursor:
-            written = Player.objects.filter(id__lte=end.cursor)
+            written = players.filter(id__lte=end.cursor)
         written.update(reset_season=end.season_id + 1)
         end.step = "open"
         end.cursor = None
-        end.save(update_fields=["step", "cursor"])
+        end.save(using=alias, update_fields=["step", "cursor"])
 
 
 class Migration(migrations.Migration):

@@ -9,10 +9,10 @@ from django.db import migrations, models
 def reset_moments(apps, schema_editor):
     """A season opened before this field existed was reset when the season before it was
     finalized."""
-    Season = apps.get_model("seasons", "Season")
-    finalized = dict(Season.objects.filter(finalized_at__isnull=False).values_list("number", "finalized_at"))
-    for number, at in finalized.items():
-        Season.objects.filter(number=number + 1).update(reset_at=at)
+    seasons = apps.get_model("seasons", "Season").objects.using(schema_editor.connection.alias)
+    finalized = seasons.filter(finalized_at__isnull=False).values_list("number", "finalized_at")
+    for number, at in list(finalized):
+        seasons.filter(number=number + 1).update(reset_at=at)
 
 
 class Migration(migrations.Migration):
