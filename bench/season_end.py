@@ -34,12 +34,14 @@ The anchor is the time PostgreSQL takes to copy the large players table once (``
 ... AS SELECT *``), measured after the end. It prints::
 
     read NAME SMALL_ms LARGE_ms RATIO   each read after the finalizations (LARGE / SMALL)
-    season_end_s X                      the whole end, claim to the next season open
+    season_end_s X                      the whole end, claim to the reset written to every player
     table_copy_s Y                      the anchor
     ratio season_end X/Y
     finalize_wait_s F                   claim to the switch's commit: how long a match completed
                                         right after the claim waits for the next season to open
-    batch_ratio Z                       the slowest of the end's transactions / the first
+                                        (its players' reset is written with it, not after the
+                                        whole reset)
+    batch_ratio Z                       the slowest batch of the reset / the first
     reads_wrong N                       reads matching neither the board before nor after
     rebuild_s R
     rebuild_peak_mb M
@@ -312,19 +314,16 @@ class Reader:
 
 def season_end_timed() -> tuple[float, float, float]:
     """End the large ladder's season; its time, the time from the claim to the switch's
-    commit (the season end logs each when it commits) and the ratio of its slowest batch to
-    the first, over the steps that write in batches (the end logs a line per transaction it
-    commits: a step done in one transaction has a ratio of 1)."""
+    commit (the season end logs each when it commits) and the ratio of the slowest batch of
+    the reset (written after the switch, ``RESET_BATCH`` players a transaction, each logged when
+    it commits) to the first."""
     from ranking.season_end import season_end
 
-    stamps: list[float] = []
-    switched: list[float] = []
+    stamps: list[tuple[float, str]] = []
 
     class Stamps(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            stamps.append(time.perf_counter())
-            if " finalized (" in record.getMessage():
-                switched.append(stamps[-1])
+            stamps.append((time.perf_counter(), record.getMessage()))
 
     logger = logging.getLogger("ranking.season_end")
     logger.setLevel(logging.INFO)
@@ -336,16 +335,21 @@ def season_end_timed() -> tuple[float, float, float]:
     finally:
         logger.removeHandler(handler)
     elapsed = time.perf_counter() - start
-    spans = [later - earlier for earlier, later in zip([start, *stamps], stamps, strict=False)]
-    named = ", ".join(f"{span:.2f}" for span in spans)
-    print(f"# the end's transactions (claim, standings, reset and open): {named} s", flush=True)
-    from ranking.models import SeasonEnd
-
-    end = SeasonEnd.objects.order_by("-season").first()
-    batches = end.batches if end else 0
-    steps = 3  # matches (none pending), standings, reset and open: one transaction each
-    wait = switched[0] - stamps[0] if switched else float("nan")
-    return elapsed, wait, 1.0 if batches <= steps else float("nan")
+    times = [at for at, _ in stamps]
+    spans = [later - earlier for earlier, later in zip([start, *times], times, strict=False)]
+    named = ", ".join(f"{span:.2f}" for span in spans[:3])
+    batches = [
+        span for span, (_, message) in zip(spans, stamps, strict=True) if "written" in message
+    ]
+    print(
+        f"# the end's transactions: claim, standings, switch {named} s; the reset's "
+        f"{len(batches)} batches {sum(batches):.2f} s (first {batches[0]:.2f} s, slowest "
+        f"{max(batches):.2f} s)",
+        flush=True,
+    )
+    switched = [at for at, message in stamps if " finalized (" in message]
+    wait = switched[0] - times[0] if switched else float("nan")
+    return elapsed, wait, max(batches) / batches[0]
 
 
 def table_copy_s() -> float:

@@ -39,6 +39,7 @@ from ranking.models import CupKind
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season, season_get, seasons_newest_first
 from stats.selectors import player_opponents, player_partners, player_stats
+from stats.totals import totals_now
 
 if TYPE_CHECKING:  # the stubs' type of a lazy translation (the labels)
     from django_stubs_ext import StrPromise
@@ -288,7 +289,8 @@ def _cups_chart(player: Player, seasons: list[Season]) -> dict:
     latest cup changes (KORT_RULES §7): each point's time in ms since the epoch and the total
     after it, the starts of the seasons within the chart's span (its marks), and the labels
     the script writes in the reader's language."""
-    newest_first = ranking_selectors.cups_ledger(player, CHART_POINTS)
+    current = next(season for season in seasons if season.status == SeasonStatus.CURRENT)
+    newest_first = ranking_selectors.cups_ledger(player, CHART_POINTS, current)
     entries = list(reversed(newest_first))
     names = {season.number: labels.season_shown(season) for season in seasons}
     marks = []
@@ -348,8 +350,11 @@ class ModeFigures:
     stats: dict
 
 
-def _per_mode(player: Player) -> list[ModeFigures]:
-    return [ModeFigures(labels.MODES[mode], player_stats(player, mode=mode.value)) for mode in Mode]
+def _per_mode(player: Player, total: int) -> list[ModeFigures]:
+    return [
+        ModeFigures(labels.MODES[mode], player_stats(player, mode=mode.value, total=total))
+        for mode in Mode
+    ]
 
 
 def player(request, player_id: int):
@@ -359,7 +364,10 @@ def player(request, player_id: int):
     ``/players/{id}/matches/`` with its ``mode`` and ``result`` filters, 20 a page, linked to
     the pages of newer and older matches through the API's cursors."""
     shown = get_object_or_404(Player, pk=player_id)
-    stats = player_stats(shown)
+    seasons = list(seasons_newest_first())  # the seasons' names, for the chart and the history
+    current = next(season for season in seasons if season.status == SeasonStatus.CURRENT)
+    total = totals_now([shown], current)[shown.pk]
+    stats = player_stats(shown, total=total)
     form = HistoryFilterForm(request.GET)
     filters = form.filters()
     history = match_selectors.player_matches(shown.pk)
@@ -371,8 +379,6 @@ def player(request, player_id: int):
     players = _players_by_id(player_id for m in matches for player_id in m.seats)
     cups = cups_of(matches)
     rank = ranking_selectors.player_rank(shown)
-    seasons = list(seasons_newest_first())  # the seasons' names, for the chart and the history
-    current = next(season for season in seasons if season.status == SeasonStatus.CURRENT)
     context = {
         "player": shown,
         "rank": rank,
@@ -381,7 +387,7 @@ def player(request, player_id: int):
         "outcomes": [
             (labels.OUTCOMES[Outcome(name)], counts) for name, counts in stats["outcomes"].items()
         ],
-        "per_mode": [] if shown.is_bot else _per_mode(shown),
+        "per_mode": [] if shown.is_bot else _per_mode(shown, total),
         "partners": [] if shown.is_bot else player_partners(shown.pk, size=PAIRS_SHOWN).rows,
         "opponents": [] if shown.is_bot else player_opponents(shown.pk, size=PAIRS_SHOWN).rows,
         "chart": _cups_chart(shown, seasons),

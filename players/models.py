@@ -144,6 +144,14 @@ class Player(models.Model):
         help_text="The season whose leaderboard the player is on: the season of their last "
         "finalized ranked match (none yet: on no board).",
     )
+    reset_season = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The season whose opening soft reset was last written to the player's cups "
+        "(none yet): while a season's reset is being written, a player with an older one has it "
+        "still to come (stats.totals).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -54,11 +54,12 @@ from ranking.board import (
     board_move,
     board_moves,
     board_retire,
-    current_season_number,
     is_on_board,
 )
 from ranking.models import CupChange, CupKind
+from seasons.selectors import current_season
 from stats.services import MatchTable, SeasonCups, stats_follow, stats_replace
+from stats.totals import PendingReset, pending_reset, reset_due
 
 UPDATE_BATCH = 1000
 """Players whose totals one statement writes (a season's reset moves thousands)."""
@@ -159,13 +160,16 @@ def ladder_apply(
     (statistics), whose rows open with the totals before the change; a season's reset moves
     only the totals, which the new season's rows start from.
     """
+    season = current_season()
+    statements = _resets_due(players, pending_reset(season))
     moves_board = bool(change.cups or change.board) or change.banned is not None
-    board_season = current_season_number() if moves_board else None
+    board_season = season.number if moves_board else None
     before = {}
     if board_season is not None:
         before = {p.pk: p.cups if is_on_board(p, board_season) else None for p in players}
     totals = {p.pk: p.cups for p in players}
-    statements = _cups_moved(change, players, at) if change.cups else []
+    if change.cups:
+        statements += _cups_moved(change, players, at)
     cups_season = None if change.kind == CupKind.SEASON_RESET else change.season
     statements += stats_follow(
         SeasonCups(cups_season, totals, {p.pk: p.cups for p in players if p.pk in change.cups}),
@@ -189,6 +193,47 @@ def ladder_apply(
     if built:
         assert board_season is not None
         board_build(board_season)
+
+
+def _resets_due(players: Sequence[Player], pending: PendingReset | None) -> list[Statement]:
+    """The soft reset that opened the current season (§10) for those of ``players`` whose rows
+    do not have it yet (``stats.totals.reset_due``): their ``season_reset`` ledger rows and
+    totals, stamped with the reset's moment, as the season's end writes them to every other
+    player (:func:`ladder_reset`). The ``Player`` objects follow."""
+    due = [(player, reset_due(player, pending)) for player in players]
+    reset = [(player, after) for player, after in due if after is not None]
+    if not reset:
+        return []
+    assert pending is not None  # reset_due finds none without a pending reset
+    rows = []
+    for player, after in reset:
+        rows.append(
+            {
+                "kind": CupKind.SEASON_RESET,
+                "match_id": None,
+                "player_id": player.pk,
+                "season": pending.season,
+                "delta": after - player.cups,
+                "cups_after": after,
+                "created_at": pending.at,
+            }
+        )
+        player.cups = after
+        player.cups_changed_at = pending.at
+        player.reset_season = pending.season
+    return [
+        Insert(CupChange, rows),
+        Update(
+            Player,
+            "id",
+            [player.pk for player, _ in reset],
+            {
+                "cups": ByKey("id", {player.pk: after for player, after in reset}),
+                "cups_changed_at": FieldValue(pending.at),
+                "reset_season": FieldValue(pending.season),
+            },
+        ),
+    ]
 
 
 def _cups_moved(change: LadderChange, players: Sequence[Player], at: datetime) -> list[Statement]:
@@ -254,47 +299,70 @@ RESET_SQL = "CASE WHEN {cups} < 0 THEN 0 ELSE %(floor)s + ({cups} - %(floor)s) /
 excess is positive, so the integer division rounds down)."""
 
 
-def ladder_reset(season: int, floor: int, at: datetime, *, after_id: int = 0) -> int:
-    """The soft reset that opens ``season`` (KORT_RULES §10), applied to every human player
-    (id above ``after_id``) whose total it changes, set-based, in two statements that read
-    the players' rows once each and join nothing: their ``season_reset`` ledger rows (delta
-    ``new - cups``) in one ``INSERT ... SELECT`` from the old totals, then their totals in one
-    ``UPDATE`` (``cups_changed_at`` stamped ``at``; ``best_cups`` stays, a reset only lowers a
-    total). The board of the ending season, which its frozen standings replace, loses its
-    counts; the new season's board starts empty, so no count moves. Returns the number of
-    players reset.
+def ladder_reset(pending: PendingReset, after_id: int, limit: int) -> tuple[int | None, int]:
+    """Write the soft reset that opened season ``pending.season`` (KORT_RULES §10) to the
+    next ``limit`` players by id after ``after_id``, set-based, in the caller's transaction:
+    each human player of them whose total it changes and whose row does not have it yet
+    (``stats.totals.reset_due``) gets a ``season_reset`` ledger row (delta ``new - cups``)
+    and the new total, stamped ``pending.at`` (``best_cups`` stays: a reset only lowers a
+    total, or lifts a negative one to 0). Returns the last player id of the batch (None when
+    no player is left after ``after_id``) and how many players it reset.
 
-    Call it in the transaction that opens ``season``, holding the ending season's row, once
-    that season's standings are frozen and no other writer moves cups (its matches are all
-    finalized, the next season's wait for it, voids wait for the season row)."""
+    The batch's players are locked in id order first (on PostgreSQL, as
+    :func:`players_locked` locks them), so a finalization writing one of them the reset
+    itself either went first (its row has the reset now, and is left out) or waits for the
+    batch. A batch's statements read a range of the primary key: the last batch costs what
+    the first does."""
     connection = connections[router.db_for_write(CupChange)]
     quote = connection.ops.quote_name
     column = {field.name: quote(str(field.column)) for field in CupChange._meta.concrete_fields}
     fields = ("kind", "match", "player", "season", "delta", "cups_after", "created_at")
     ledger = f"{quote(CupChange._meta.db_table)} ({', '.join(column[name] for name in fields)})"
     players = quote(Player._meta.db_table)
-    changed = "NOT is_bot AND (cups < 0 OR cups > %(floor)s) AND id > %(after)s"
-    new = RESET_SQL.format(cups="cups")
-    params: dict[str, Any] = {
-        "floor": floor,
-        "after": after_id,
-        "season": season,
-        "at": at,
-        "kind": CupKind.SEASON_RESET.value,
-    }
     with connection.cursor() as cursor:
         cursor.execute(
+            f"SELECT MAX(id) FROM (SELECT id FROM {players} WHERE id > %s ORDER BY id LIMIT %s) "
+            "AS batch",
+            [after_id, limit],
+        )
+        last = cursor.fetchone()[0]
+        if last is None:
+            return None, 0
+        params: dict[str, Any] = {
+            "floor": pending.floor,
+            "after": after_id,
+            "last": last,
+            "season": pending.season,
+            "at": pending.at,
+            "kind": CupKind.SEASON_RESET.value,
+        }
+        due = (
+            "id > %(after)s AND id <= %(last)s AND NOT is_bot AND (cups < 0 OR cups > %(floor)s)"
+            " AND (reset_season IS NULL OR reset_season < %(season)s)"
+        )
+        if connection.features.has_select_for_update:
+            cursor.execute(
+                f"SELECT id FROM {players} WHERE {due} ORDER BY id FOR NO KEY UPDATE", params
+            )
+        new = RESET_SQL.format(cups="cups")
+        cursor.execute(
             f"INSERT INTO {ledger} SELECT %(kind)s, NULL, id, %(season)s, {new} - cups, "
-            f"{new}, %(at)s FROM {players} WHERE {changed}",
+            f"{new}, %(at)s FROM {players} WHERE {due}",
             params,
         )
         cursor.execute(
-            f"UPDATE {players} SET cups = {new}, cups_changed_at = %(at)s WHERE {changed}",
+            f"UPDATE {players} SET cups = {new}, cups_changed_at = %(at)s, "
+            f"reset_season = %(season)s WHERE {due}",
             params,
         )
-        reset = cursor.rowcount
-    board_retire(season - 1)
-    return reset
+        return last, cursor.rowcount
+
+
+def ladder_close(season: int) -> None:
+    """The board of ``season``, which has ended and whose frozen standings replace it, loses
+    its counts (KORT_RULES §10); the next season's board starts empty, so no count moves. Call
+    it in the transaction that opens the next season."""
+    board_retire(season)
 
 
 LedgerKey = tuple[str, int, int]

@@ -180,12 +180,11 @@ class SeasonEnd(models.Model):
     stopped half-way is resumed at the step it stopped in.
 
     ``step``: finalizing the season's completed matches, freezing the standings (one
-    statement), the reset with the next season's opening (one transaction; ``open`` is the
-    same step, as ends begun in batches recorded it), done. ``cursor``: the last player id an
-    end begun in batches had reset (the reset goes on from there); ``standings`` the ranks
-    frozen. ``reset_floor`` is the ``KORT_SEASON_RESET_FLOOR`` read when the end was claimed,
-    the T of its reset. One run at a time drives the end: the one holding ``runner`` until
-    ``lease_until``, renewed with every step.
+    statement), the switch opening the next season (``open``), writing its soft reset to the
+    players' rows a batch at a time (``reset``; ``cursor``: the last player id written), done.
+    ``standings``: the ranks frozen. ``reset_floor`` is the ``KORT_SEASON_RESET_FLOOR`` read
+    when the end was claimed, the T of its reset. One run at a time drives the end: the one
+    holding ``runner`` until ``lease_until``, renewed with every step.
     """
 
     season = models.OneToOneField(

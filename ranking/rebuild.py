@@ -57,6 +57,7 @@ from operator import add, itemgetter, sub
 from typing import Any, NamedTuple, Protocol
 
 from django.db import connections, router, transaction
+from django.db.models import Q
 
 from bulk.sql import id_in
 from domain.errors import Conflict
@@ -1078,7 +1079,8 @@ SEAT_CUPS = (
 
 
 def _running_end() -> None:
-    if Season.objects.filter(status=SeasonStatus.FINALIZING).exists():
+    running = Q(status=SeasonStatus.FINALIZING) | Q(reset_floor__isnull=False)
+    if Season.objects.filter(running).exists():
         raise Conflict("season", "a season's end is running; rebuild once it is finalized")
 
 

@@ -8,9 +8,12 @@
 3. the final standings are frozen in one statement (``INSERT ... SELECT`` ranking the board
    with ``ROW_NUMBER()`` in its order): each player's final rank, cups, best cups and ranked
    matches of the season;
-4. the switch, one transaction: the soft reset of every human player whose total it changes
-   (``ranking.ladder.ladder_reset``, set-based: a ``season_reset`` ledger row of the next
-   season each and the new totals), the next season opened and the ended one finalized.
+4. the switch, one short transaction: the season finalized, its board's counts dropped
+   (``ranking.ladder.ladder_close``) and the next season opened with its soft reset pending
+   (``Season.reset_floor``);
+5. the reset written to the players' rows, :data:`RESET_BATCH` players by id at a time
+   (``ranking.ladder.ladder_reset``: a ``season_reset`` ledger row of the next season and the
+   new total for each human player whose total it changes), then marked written.
 
 Each step commits with its progress (:class:`~ranking.models.SeasonEnd`), so a run stopped
 anywhere resumes at the step it stopped in, and a step is written whole or not at all;
@@ -20,20 +23,23 @@ to it (or, asked to wait, waits and takes over if that run stops).
 
 **Reads stay exact.** Until the switch commits, nothing moves the ending season's board (its
 matches are finalized before the standings are frozen; nothing else changes cups meanwhile),
-so the leaderboard, a player and their surroundings read the board as the season ended; the
-switch changes every total and the current season at once, and a read runs in one snapshot
-(``ranking.selectors.one_snapshot``): it sees the whole switch or none of it.
+so the leaderboard, a player and their surroundings read the board as the season ended. The
+switch opens the next season, whose board is empty, at once, and from then on every total is
+read as the reset makes it: a player whose row the reset has not reached yet reads the reset's
+result (``stats.totals``), and their ledger shows the reset's row to come. A read runs in one
+snapshot (``ranking.selectors.one_snapshot``): it sees the whole switch or none of it.
 
 **Matches completed while the end runs.** §10: a match belongs to the season in which it was
 completed. Completing a match holds the season's row shared, so the claim waits for matches
 completing at that moment and they are the ending season's (step 2 finalizes them); a match
 completed after the claim was completed after the ending season's end, in the next season,
-whose first change is the reset that opens it (§10: the next season starts, and the cups are
-soft-reset). Its cups therefore apply to the reset total, once that season is open: the end
-finalizes those matches itself right after the switch commits, and their tasks, retried
-(``SeasonNotOpen``), find them finalized. The end's steps are set-based, so the wait is the
-end's own length (under a minute at a million players, docs/scaling.md "The season end"), not
-a season check's period. A void waits for the next season too.
+whose first change is the reset that opens it. Its cups therefore apply to the reset total,
+once that season is open: the end finalizes those matches itself right after the switch
+commits, and their tasks, retried (``SeasonNotOpen``), find them finalized. A match's
+finalization writes its players' pending reset first (``ranking.ladder.ladder_apply``), so
+it need not wait for step 5: the wait is steps 2 to 4 (the standings, a few seconds at a
+million players, docs/scaling.md "The season end"), not the reset's million rows. A void
+waits for the switch too.
 """
 
 from __future__ import annotations
@@ -52,18 +58,22 @@ from django.utils import timezone
 
 from matches.models import Match, MatchStatus
 from players.models import BOARD_ELIGIBLE, LEADERBOARD_ORDER
-from ranking.ladder import ladder_reset
+from ranking.ladder import ladder_close, ladder_reset
 from ranking.models import SeasonEnd, SeasonEndStep, SeasonStanding
 from ranking.services import match_finalize
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season, season_get, seasons_due
-from seasons.services import season_next_open
+from seasons.services import season_next_open, season_reset_written
 from stats.models import SeasonStats
+from stats.totals import pending_reset
 
 logger = logging.getLogger(__name__)
 
 BATCH = 5000
 """Pending matches of the ending season finalized per step (each in its own transaction)."""
+RESET_BATCH = 20_000
+"""Players (by id) whose rows one step of the reset reads and writes: a finalization of one
+of them waits for that step's transaction (about a second) at most."""
 LEASE = timedelta(minutes=2)
 """How long a run's hold on a season end lasts without a batch: past it, another run may take
 over (the one that held it stopped)."""
@@ -124,8 +134,8 @@ def season_end_run(number: int) -> bool:
     steps = {
         SeasonEndStep.MATCHES: _matches_finalize,
         SeasonEndStep.STANDINGS: _standings_freeze,
-        SeasonEndStep.RESET: _reset_and_open,
-        SeasonEndStep.OPEN: _reset_and_open,
+        SeasonEndStep.OPEN: _open,
+        SeasonEndStep.RESET: _reset_write,
     }
     while True:
         step = _lease_take(number, runner)
@@ -236,7 +246,7 @@ def _standings_freeze(number: int, runner: str) -> None:
     with transaction.atomic():
         end = _progress_locked(number, runner)
         frozen = standings_freeze(number)
-        _advance(end, standings=frozen, step=SeasonEndStep.RESET, cursor=None)
+        _advance(end, standings=frozen, step=SeasonEndStep.OPEN, cursor=None)
     logger.info("season %s: standings frozen through rank %s", number, frozen)
 
 
@@ -282,25 +292,22 @@ def standings_freeze(number: int) -> int:
         return cursor.rowcount
 
 
-def _reset_and_open(number: int, runner: str) -> None:
-    """Steps 4 and 5 in one transaction, the switch: the soft reset of every human player whose
-    total it changes (one ``season_reset`` row of the next season each, §10, written
-    set-based by :func:`~ranking.ladder.ladder_reset`), the next season opened and this one
-    marked finalized. Until it commits every read sees the season's board as it ended; from
-    then on, the reset totals and the new season: never a mix. Then the matches of the next
+def _open(number: int, runner: str) -> None:
+    """Step 4, the switch, one short transaction: this season finalized, its board's counts
+    dropped, the next season opened with its soft reset pending (§10; written by step 5).
+    Until it commits every read sees the season's board as it ended; from then on, the new
+    season with every total as the reset makes it: never a mix. Then the matches of the next
     season completed while the end ran are finalized at once."""
     with transaction.atomic():
         end = _progress_locked(number, runner)
         season = Season.objects.select_for_update().get(number=number)
-        now = timezone.now()
-        reset = ladder_reset(number + 1, end.reset_floor, now, after_id=end.cursor or 0)
-        opened = season_next_open(season, now)
-        _advance(end, step=SeasonEndStep.DONE, finished_at=now, runner="", lease_until=None)
+        opened = season_next_open(season, timezone.now(), end.reset_floor)
+        ladder_close(number)
+        _advance(end, step=SeasonEndStep.RESET, cursor=0)
     logger.info(
-        "season %s finalized (%s standing(s), %s player(s) reset); season %s open until %s",
+        "season %s finalized (%s standing(s)); season %s open until %s, its reset pending",
         number,
         end.standings,
-        reset,
         opened.number,
         opened.ends_at.isoformat(),
     )
@@ -312,3 +319,28 @@ def _reset_and_open(number: int, runner: str) -> None:
         logger.info(
             "season %s: %s match(es) completed meanwhile finalized", opened.number, finalized
         )
+
+
+def _reset_write(number: int, runner: str) -> None:
+    """Step 5: the next season's soft reset written to the next :data:`RESET_BATCH` players'
+    rows (``ranking.ladder.ladder_reset``), one transaction; once no player is left, the reset
+    is marked written and the end done."""
+    with transaction.atomic():
+        end = _progress_locked(number, runner)
+        opened = Season.objects.get(number=number + 1)
+        pending = pending_reset(opened)
+        last, reset = (
+            (None, 0) if pending is None else ladder_reset(pending, end.cursor or 0, RESET_BATCH)
+        )
+        if last is not None:
+            _advance(end, cursor=last)
+        else:
+            season_reset_written(opened.number)
+            now = timezone.now()
+            _advance(end, step=SeasonEndStep.DONE, finished_at=now, runner="", lease_until=None)
+    if last is not None:
+        logger.info(
+            "season %s: reset written through player %s (%s reset)", opened.number, last, reset
+        )
+    else:
+        logger.info("season %s: its reset is written to every player", opened.number)

@@ -47,6 +47,7 @@ from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season
 from stats.models import SeasonStats
 from stats.selectors import season_figures
+from stats.totals import pending_reset, reset_due
 
 MAX_RADIUS = 50
 logger = logging.getLogger(__name__)
@@ -337,9 +338,10 @@ class LedgerEntry:
     season: int | None = None
 
 
-def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
+def cups_ledger(player: Player, limit: int, current: Season | None = None) -> list[LedgerEntry]:
     """The player's latest ``limit`` cup changes, newest first: the first rows of the API's
-    ledger (:func:`player_ledger`), one query of ``limit`` rows, however long the ledger."""
+    ledger (:func:`player_ledger`; ``current``: the current season, if the caller has it), one
+    query of ``limit`` rows, however long the ledger."""
     return [
         LedgerEntry(
             change.created_at,
@@ -349,7 +351,7 @@ def cups_ledger(player: Player, limit: int) -> list[LedgerEntry]:
             change.kind,
             change.season,
         )
-        for change in player_ledger(player)[:limit]
+        for change in player_ledger(player, current)[:limit]
     ]
 
 
@@ -463,6 +465,46 @@ def player_seasons(player: Player) -> list[PlayerSeason]:
     return rows
 
 
-def player_ledger(player: Player) -> QuerySet[CupChange]:
-    """The player's cups ledger, newest first (API.md ``/players/{id}/cups/``)."""
-    return CupChange.objects.filter(player=player).order_by("-created_at", "-id")
+def player_ledger(
+    player: Player, current: Season | None = None
+) -> QuerySet[CupChange] | ResetFirst:
+    """The player's cups ledger, newest first (API.md ``/players/{id}/cups/``). While the
+    current season's soft reset (``current``: the current season, if the caller has it) is
+    still to be written to the player's row, its ledger row comes first, as it will be written
+    (``stats.totals``), unsaved."""
+    stored = CupChange.objects.filter(player=player).order_by("-created_at", "-id")
+    pending = pending_reset(current or current_season())
+    after = reset_due(player, pending)
+    if after is None:
+        return stored
+    assert pending is not None  # reset_due finds none without a pending reset
+    reset = CupChange(
+        kind=CupKind.SEASON_RESET,
+        player=player,
+        season=pending.season,
+        delta=after - player.cups,
+        cups_after=after,
+        created_at=pending.at,
+    )
+    return ResetFirst(reset, stored)
+
+
+class ResetFirst:
+    """A player's stored ledger (newest first) behind the row of a reset still to be written,
+    read as Django's paginator reads a list: a length and slices, each one query."""
+
+    def __init__(self, reset: CupChange, stored: QuerySet[CupChange]) -> None:
+        self.reset = reset
+        self.stored = stored
+
+    def count(self) -> int:
+        return self.stored.count() + 1
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice) -> list[CupChange]:
+        start = index.start or 0
+        stop = index.stop
+        rest = self.stored[max(start - 1, 0) : None if stop is None else max(stop - 1, 0)]
+        return [self.reset, *rest] if start == 0 and stop != 0 else list(rest)

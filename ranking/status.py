@@ -32,7 +32,8 @@ class PipelineFigures:
     """``matches_waiting``: completed, not finalized; ``oldest_waiting_seconds``: how long the
     earliest of them has waited (0.0 when none does); ``votes_overdue``: open live votes past
     their deadline (KORT_RULES §4); ``matches_finalized``: every match ever finalized;
-    ``season_end_running``: a season's end is claimed and not done (KORT_RULES §10)."""
+    ``season_end_running``: a season's end is claimed and not done, its reset still being
+    written included (KORT_RULES §10)."""
 
     matches_waiting: int
     oldest_waiting_seconds: float
@@ -50,13 +51,16 @@ def pipeline_figures(now: datetime | None = None) -> PipelineFigures:
         count=Count("pk"), oldest=Min("completed_at")
     )
     oldest = waiting["oldest"]
-    seasons = list(Season.objects.values_list("number", "status", "finalized_at"))
+    rows = list(Season.objects.values_list("number", "status", "finalized_at", "reset_floor"))
+    seasons = [(number, status, finalized_at) for number, status, finalized_at, _ in rows]
     return PipelineFigures(
         matches_waiting=waiting["count"],
         oldest_waiting_seconds=(now - oldest).total_seconds() if oldest else 0.0,
         votes_overdue=votes_past_deadline(now).count(),
         matches_finalized=matches_finalized(seasons),
-        season_end_running=any(status == SeasonStatus.FINALIZING for _, status, _ in seasons),
+        season_end_running=any(
+            status == SeasonStatus.FINALIZING or floor is not None for _, status, _, floor in rows
+        ),
     )
 
 

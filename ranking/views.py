@@ -32,7 +32,8 @@ from ranking.serializers import (
     SeasonBoardRowSerializer,
     TokenSerializer,
 )
-from seasons.selectors import season_get
+from seasons.selectors import current_season, season_get
+from stats.totals import totals_now
 
 
 class OneSnapshot:
@@ -103,9 +104,20 @@ class PlayerViewSet(
             return [IsServiceKey()]
         return [AllowAny()]
 
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if self.action == "retrieve":  # its rank and its total read the current season
+            return {**context, "season": current_season()}
+        return context
+
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
-        context = {**self.get_serializer_context(), "ranks": selectors.ranks_of(page)}
+        season = current_season()
+        context = {
+            **super().get_serializer_context(),
+            "ranks": selectors.ranks_of(page, season.number),
+            "totals": totals_now(page, season),
+        }
         return self.get_paginated_response(PlayerSerializer(page, many=True, context=context).data)
 
     def perform_create(self, serializer):

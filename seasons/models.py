@@ -2,8 +2,9 @@
 
 A season is numbered 1, 2, 3, ... (its number is its primary key, so every row that names a
 season holds the number itself), runs from ``starts_at`` to ``ends_at`` (UTC) and goes
-current -> finalizing (its end is under way: the ladder's final standings and the soft reset)
--> finalized, when the next season opens.
+current -> finalizing (its end is under way: the ladder's final standings) -> finalized, when
+the next season opens with the soft reset of every total (written to the players' rows after
+the opening, ``reset_floor`` meanwhile: ``stats.totals``).
 """
 
 from django.db import models
@@ -35,6 +36,18 @@ class Season(models.Model):
         max_length=10, choices=SeasonStatus.choices, default=SeasonStatus.CURRENT
     )
     finalized_at = models.DateTimeField(null=True, blank=True)
+    reset_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the soft reset that opened the season took effect (KORT_RULES §10): the "
+        "moment the season before it was finalized. None for the first season.",
+    )
+    reset_floor = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="While that reset is still being written to the players' rows, its floor T; "
+        "None once every player has it.",
+    )
 
     class Meta:
         ordering = ["-number"]
@@ -47,6 +60,10 @@ class Season(models.Model):
                 condition=Q(status="finalized", finalized_at__isnull=False)
                 | (~Q(status="finalized") & Q(finalized_at__isnull=True)),
                 name="finalized_at_iff_season_finalized",
+            ),
+            models.CheckConstraint(
+                condition=Q(reset_floor__isnull=True) | Q(reset_at__isnull=False),
+                name="a_pending_reset_has_its_moment",
             ),
             models.UniqueConstraint(
                 fields=["status"],

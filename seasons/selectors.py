@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from bulk.compiled import CompiledRead
@@ -47,9 +47,12 @@ def seasons_newest_first() -> QuerySet[Season]:
 
 def seasons_due(now: datetime | None = None) -> list[Season]:
     """The seasons that need ending, oldest first: the current season once its end has come,
-    and a season whose end was started and not finished (a stopped run resumes it)."""
+    and a season whose end was started and not finished (a stopped run resumes it): still
+    finalizing, or finalized with the next season's reset still being written."""
     due = Q(status=SeasonStatus.CURRENT, ends_at__lte=now or timezone.now())
-    return list(Season.objects.filter(due | Q(status=SeasonStatus.FINALIZING)).order_by("number"))
+    resetting = Season.objects.filter(number=OuterRef("number") + 1, reset_floor__isnull=False)
+    unfinished = Q(status=SeasonStatus.FINALIZING) | Q(Exists(resetting))
+    return list(Season.objects.filter(due | unfinished).order_by("number"))
 
 
 def season_of_completion() -> tuple[int, datetime]:

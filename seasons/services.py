@@ -87,9 +87,11 @@ def season_update(
     return season
 
 
-def season_next_open(season: Season, at: datetime) -> Season:
+def season_next_open(season: Season, at: datetime, reset_floor: int) -> Season:
     """Mark ``season`` (finalizing, row locked by the caller) finalized at ``at`` and open the
-    next one: it starts at the moment ``season`` ended and lasts one calendar month."""
+    next one: it starts at the moment ``season`` ended and lasts one calendar month; its soft
+    reset (floor ``reset_floor``, KORT_RULES §10) takes effect at ``at`` and is pending until
+    :func:`season_reset_written`."""
     season.status = SeasonStatus.FINALIZED
     season.finalized_at = at
     season.save(update_fields=["status", "finalized_at"])
@@ -99,4 +101,12 @@ def season_next_open(season: Season, at: datetime) -> Season:
         name=season_name(number),
         starts_at=season.ends_at,
         ends_at=one_month_after(season.ends_at),
+        reset_at=at,
+        reset_floor=reset_floor,
     )
+
+
+def season_reset_written(number: int) -> None:
+    """The soft reset that opened season ``number`` is written to every player's row: it is
+    no longer pending (``Season.reset_floor``)."""
+    Season.objects.filter(number=number).update(reset_floor=None)

@@ -16,8 +16,12 @@ from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The statistics of partners and streaks (stats 0005) come after the players' tokens.
-BEFORE_STATS_PAIRS = {"stats": "0004_season_one_stats"}
+# The statistics of partners and streaks (stats 0005) come after the players' tokens, and the
+# season end's new order of steps (ranking 0012) after the players' reset season.
+BEFORE_STATS_PAIRS = {
+    "stats": "0004_season_one_stats",
+    "ranking": "0011_ledger_player_key_unchecked",
+}
 BEFORE_HASHED_TOKENS: dict[str, str | None] = {
     "players": "0005_username_unique_ignoring_case",
     **BEFORE_STATS_PAIRS,

@@ -82,8 +82,9 @@ def state_of(read: list[tuple[str, object]]) -> str:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_every_read_during_the_end_is_the_board_before_or_after(ladder):
-    """A reader in its own connection reads all the time the end runs, and once more while
-    the switch (the reset and the opening of season 2) is written but not committed."""
+    """A reader in its own connection reads all the time the end runs, once more while the
+    switch (season 1 finalized, season 2 opened) is written but not committed, and once more
+    while each batch of the reset is written but not committed."""
     assert state_of(answers(APIClient(), ladder)) == "before"
     stop = threading.Event()
     seen: list[str] = []
@@ -97,26 +98,32 @@ def test_every_read_during_the_end_is_the_board_before_or_after(ladder):
             connection.close()
 
     in_switch: list[str] = []
-    real_reset = season_end_module.ladder_reset
+    in_reset: list[str] = []
 
-    def read_once():
+    def read_once(into: list[str]) -> None:
         try:
-            in_switch.append(state_of(answers(APIClient(), ladder)))
+            into.append(state_of(answers(APIClient(), ladder)))
         finally:
             connection.close()
 
-    def reset_then_read(*args, **kwargs):
-        done = real_reset(*args, **kwargs)
-        other = threading.Thread(target=read_once)
-        other.start()
-        other.join()
-        return done
+    def then_read(name: str, into: list[str]):
+        real = getattr(season_end_module, name)
+
+        def done_then_read(*args, **kwargs):
+            done = real(*args, **kwargs)
+            other = threading.Thread(target=read_once, args=(into,))
+            other.start()
+            other.join()
+            return done
+
+        return done_then_read
 
     thread = threading.Thread(target=reader)
     thread.start()
     try:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(season_end_module, "ladder_reset", reset_then_read)
+            patch.setattr(season_end_module, "ladder_close", then_read("ladder_close", in_switch))
+            patch.setattr(season_end_module, "ladder_reset", then_read("ladder_reset", in_reset))
             assert season_end_module.season_end(1) is True
     finally:
         stop.set()
@@ -124,6 +131,7 @@ def test_every_read_during_the_end_is_the_board_before_or_after(ladder):
     seen.append(state_of(answers(APIClient(), ladder)))
 
     assert in_switch == ["before"]
+    assert in_reset and set(in_reset) == {"after"}  # the last batch finds no player left
     assert set(seen) <= {"before", "after"}, seen
     assert seen[-1] == "after"
 

@@ -108,7 +108,7 @@ def test_the_end_finalizes_the_seasons_matches_whose_task_has_not_run(service, a
 
 def test_a_void_waits_while_the_end_runs(ladder, monkeypatch):
     match_id = Match.objects.filter(mode="ranked").order_by("pk").values_list("pk", flat=True)[0]
-    monkeypatch.setattr(season_end_module, "ladder_reset", stopping("ladder_reset"))
+    monkeypatch.setattr(season_end_module, "ladder_close", stopping("ladder_close"))
     with pytest.raises(Stopped):
         season_end()
 
@@ -162,25 +162,111 @@ def test_a_run_stopped_while_freezing_resumes_where_it_stopped(api, ladder, monk
     assert api.get(f"{SEASONS}1/").data["status"] == "finalized"
 
 
-def test_a_run_stopped_while_resetting_resets_each_player_once(api, ladder, monkeypatch):
-    before = dict(Player.objects.values_list("username", "cups"))
+def test_a_run_stopped_while_switching_resumes_with_the_board_as_the_season_ended(
+    api, ladder, monkeypatch
+):
     board_before = board(api)
-    monkeypatch.setattr(season_end_module, "ladder_reset", stopping("ladder_reset"))
+    monkeypatch.setattr(season_end_module, "ladder_close", stopping("ladder_close"))
     with pytest.raises(Stopped):
         season_end()
-    assert CupChange.objects.filter(kind="season_reset").count() == 0
-    assert SeasonEnd.objects.get().step == "reset"
-    assert dict(Player.objects.values_list("username", "cups")) == before
-    assert board(api) == board_before  # still the board as the season ended
+    assert SeasonEnd.objects.get().step == "open"
+    assert api.get(f"{SEASONS}current/").data["number"] == 1
+    assert board(api) == board_before  # the switch is one transaction: nothing of it is kept
 
     monkeypatch.undo()
     lease_runs_out()
     assert end_due_seasons() == [1]
+    assert api.get(f"{SEASONS}current/").data["number"] == 2
+    assert CupChange.objects.filter(kind="season_reset").count() == 9
+    assert frozen_standings() == EXPECTED_STANDINGS
+
+
+RESET_TOTALS = {name: max(cups, 0) // 2 for name, (cups, *_) in SEASON_ONE.items()} | {"jaleh": 0}
+"""Each human's total after season 1's reset (floor 0): half of what is above 0."""
+
+
+def stopped_while_resetting(monkeypatch) -> None:
+    """End season 1 and stop the run in the first batch of the reset, before it commits:
+    season 2 is open, its reset written to no player's row."""
+    monkeypatch.setattr(season_end_module, "ladder_reset", stopping("ladder_reset"))
+    with pytest.raises(Stopped):
+        season_end()
+    monkeypatch.undo()
+    assert SeasonEnd.objects.get().step == "reset"
+    assert CupChange.objects.filter(kind="season_reset").count() == 0
+
+
+def test_a_run_stopped_while_resetting_resets_each_player_once(api, ladder, monkeypatch):
+    stored = dict(Player.objects.filter(is_bot=False).values_list("username", "cups"))
+    stopped_while_resetting(monkeypatch)
+
+    # Season 2 is open; every read gives the totals as the reset makes them.
+    assert dict(Player.objects.filter(is_bot=False).values_list("username", "cups")) == stored
+    assert api.get(f"{SEASONS}current/").data["number"] == 2
+    assert board(api) == []
+    for name, total in RESET_TOTALS.items():
+        assert (player_read(api, ladder[name])["cups"], name) == (total, name)
+    assert [season.number for season in seasons_due()] == [1]  # the end is not done
+
+    lease_runs_out()
+    assert end_due_seasons() == [1]
 
     assert CupChange.objects.filter(kind="season_reset").count() == 9
-    after = dict(Player.objects.values_list("username", "cups"))
-    assert after == {name: max(cups, 0) // 2 for name, cups in before.items()}
+    assert dict(Player.objects.filter(is_bot=False).values_list("username", "cups")) == (
+        RESET_TOTALS
+    )
+    assert seasons_due() == []
     assert frozen_standings() == EXPECTED_STANDINGS
+
+
+def test_a_players_reads_show_the_reset_still_to_be_written(api, ladder, monkeypatch):
+    amir = ladder["amir"]
+    stored = api.get(f"/api/v1/players/{amir}/cups/").data
+    stopped_while_resetting(monkeypatch)
+
+    ledger = api.get(f"/api/v1/players/{amir}/cups/").data
+    first = ledger["results"][0]
+    assert (first["kind"], first["season"], first["delta"], first["cups_after"]) == (
+        "season_reset", 2, -7, 7
+    )  # fmt: skip
+    assert first["match"] is None
+    assert ledger["count"] == stored["count"] + 1
+    assert ledger["results"][1:] == stored["results"][: len(ledger["results"]) - 1]
+    assert api.get(f"/api/v1/players/{amir}/stats/").data["cups"] == 7
+    listed = api.get("/api/v1/players/", {"search": "amir"}).data["results"]
+    assert [(row["username"], row["cups"]) for row in listed] == [("amir", 7)]
+
+    lease_runs_out()
+    end_due_seasons()
+    assert api.get(f"/api/v1/players/{amir}/cups/").data["results"][0] == first
+
+
+def test_a_match_finalized_while_the_reset_is_written_starts_from_the_reset_total(
+    service, api, ladder, monkeypatch
+):
+    """The players' reset is written with their first change of season 2, before it; the end
+    then writes it to the others only."""
+    stopped_while_resetting(monkeypatch)
+
+    match_id = match_play(service, four(ladder), [round_body(0, 7, 0, "stop")])
+
+    assert match_read(api, match_id)["status"] == "finalized"
+    amir = ladder["amir"]
+    ledger = api.get(f"/api/v1/players/{amir}/cups/").data["results"]
+    assert [(row["kind"], row["delta"], row["cups_after"]) for row in ledger[:2]] == [
+        ("match", 10, 17),
+        ("season_reset", -7, 7),
+    ]
+    assert CupChange.objects.filter(kind="season_reset").count() == 4  # bita and dara too
+    # A's Kort: amir 7 + 10, cyrus 5 + 10; bita and dara 0 - 5.
+    rows = [(row["player"]["username"], row["cups"]) for row in board(api)]
+    assert rows == [("amir", 17), ("cyrus", 15), ("bita", -5), ("dara", -5)]
+
+    lease_runs_out()
+    assert end_due_seasons() == [1]
+    assert CupChange.objects.filter(kind="season_reset").count() == 9  # once each
+    totals = dict(Player.objects.filter(is_bot=False).values_list("username", "cups"))
+    assert totals == RESET_TOTALS | {"amir": 17, "cyrus": 15, "bita": -5, "dara": -5}
 
 
 def test_a_run_leaves_an_end_another_run_holds(ladder, monkeypatch):
@@ -288,3 +374,37 @@ def test_matches_completing_at_the_end_belong_to_one_side_of_it(service, api, la
         in_standings = SeasonStanding.objects.get(season=1, player=first_seat).matches_played
         played_before = SEASON_ONE[first_seat.username][2]
         assert in_standings == played_before + (match["season"] == 1)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_matches_finalized_while_the_reset_is_written_reset_each_player_once(
+    service, api, ladder, monkeypatch
+):
+    """The reset written a player per batch while two season-2 matches of eight of its
+    players are finalized: each player's reset written once, each match's cups on top of it,
+    every total the sum of its ledger."""
+    stopped_while_resetting(monkeypatch)
+    queued: list[int] = []
+    monkeypatch.setattr(
+        "matches.rounds.queue_on_commit", lambda task, match_id, **kwargs: queued.append(match_id)
+    )
+    for seats in (four(ladder), four(ladder, "elham", "farid", "gita", "hamid")):
+        match_play(service, seats, [round_body(0, 7, 0, "stop")])  # A's Kort: +10, -5
+    monkeypatch.setattr(season_end_module, "RESET_BATCH", 1)
+    lease_runs_out()
+
+    results = at_once([end_due_seasons, *[lambda m=m: match_finalize(m) for m in queued]])
+
+    assert results == [[1], True, True]
+    assert CupChange.objects.filter(kind="season_reset").count() == 9
+    won = {"amir": 10, "cyrus": 10, "elham": 10, "gita": 10}
+    lost = {"bita": -5, "dara": -5, "farid": -5, "hamid": -5}
+    expected = {
+        name: RESET_TOTALS[name] + won.get(name, lost.get(name, 0)) for name in RESET_TOTALS
+    }
+    humans = Player.objects.filter(is_bot=False)
+    assert dict(humans.values_list("username", "cups")) == expected
+    for player in humans:
+        deltas = CupChange.objects.filter(player=player).values_list("delta", flat=True)
+        assert (player.username, sum(deltas)) == (player.username, player.cups)
