@@ -12,7 +12,7 @@ from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE_THE_NEW_ORDER = {"ranking": "0011_ledger_player_key_unchecked"}
+BEFORE_THE_NEW_ORDER: dict[str, str | None] = {"ranking": "0011_ledger_player_key_unchecked"}
 
 
 @pytest.fixture(autouse=True)
