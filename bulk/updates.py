@@ -264,8 +264,11 @@ def run(statements: Iterable[Statement]) -> None:
     with ``;`` in one ``execute``: one round trip for up to :data:`INSERT_PARAMS` values (a
     finalization's writes, KORT_RULES §7, §8, §12, all at once). That takes psycopg's
     client-side binding, which Django's backend uses unless ``OPTIONS`` sets
-    ``server_side_binding`` (docs/scaling.md: fine behind PgBouncer in transaction mode);
-    with server-side binding, and on SQLite, one ``execute`` a statement."""
+    ``server_side_binding`` (docs/scaling.md: fine behind PgBouncer in transaction mode):
+    each statement is bound with its own parameters (``mogrify``, whose parse of a
+    statement's text psycopg keeps for the next call, where the whole joined text is too
+    long for it to keep), and the bound statements are sent together. With server-side
+    binding, and on SQLite, one ``execute`` a statement."""
     trips: list[_Trip] = []
     for statement in statements:
         alias = router.db_for_write(statement.model)
@@ -281,24 +284,26 @@ def run(statements: Iterable[Statement]) -> None:
             ):
                 last.add(rendered)
             else:
-                trips.append(_Trip(alias, [rendered.sql], list(rendered.params), rendered.values))
+                trips.append(_Trip(alias, [rendered], rendered.values))
     for trip in trips:
         with connections[trip.alias].cursor() as cursor:
-            cursor.execute("; ".join(trip.sql), trip.params)
+            if len(trip.statements) == 1:
+                cursor.execute(trip.statements[0].sql, trip.statements[0].params)
+            else:
+                cursor.execute("; ".join(cursor.mogrify(s.sql, s.params) for s in trip.statements))
 
 
 @dataclass
 class _Trip:
-    """Statements sent to the database ``alias`` in one ``execute``."""
+    """Statements sent to the database ``alias`` in one ``execute``, carrying ``values``
+    together."""
 
     alias: str
-    sql: list[str]
-    params: list[Any]
+    statements: list[Rendered]
     values: int
 
     def add(self, rendered: Rendered) -> None:
-        self.sql.append(rendered.sql)
-        self.params += rendered.params
+        self.statements.append(rendered)
         self.values += rendered.values
 
 
