@@ -13,6 +13,7 @@ order, in the caller's transaction: on PostgreSQL, as few round trips as the val
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -172,33 +173,14 @@ class Insert:
     replacing: Upsert | None = None
 
     def rendered(self, connection: BaseDatabaseWrapper) -> list[Rendered]:
-        fields = [
-            (str(field.column), field)
-            for field in self.model._meta.concrete_fields
-            if not (field.primary_key and field.get_internal_type() in AUTO_FIELDS)
-        ]
-        given = {column for row in self.rows for column in row}
-        constant = {
-            column: int(field.get_default())
-            for column, field in fields
-            if column not in given and type(field.get_default()) is int
-        }
-        passed = [(column, field) for column, field in fields if column not in constant]
-        columns = ", ".join(_quoted(column) for column, _ in fields)
+        given = frozenset(column for row in self.rows for column in row)
+        layout = _insert_layout(self.model, connection.alias, given)
+        passed = layout.passed
         conflict = " ON CONFLICT DO NOTHING" if self.skip_existing else ""
         table = _quoted(self.model._meta.db_table)
         if self.replacing is not None:
             conflict = self.replacing.clause(table)
-        unnested = None
-        if connection.vendor == "postgresql" and passed:
-            arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
-            named = ", ".join(_quoted(column) for column, _ in passed)
-            chosen = ", ".join(
-                str(constant[column]) if column in constant else f"u.{_quoted(column)}"
-                for column, _ in fields
-            )
-            unnested = f"SELECT {chosen} FROM unnest({arrays}) AS u ({named})"
-        marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
+        unnested = layout.unnested if connection.vendor == "postgresql" and passed else None
         per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
         statements = []
         for start in range(0, len(self.rows), per_statement):
@@ -214,11 +196,60 @@ class Insert:
             if unnested is not None:
                 source, params = unnested, values
             else:
-                source = f"VALUES {', '.join([marks] * len(batch))}"
+                source = f"VALUES {', '.join([layout.marks] * len(batch))}"
                 params = [value for row in zip(*values, strict=True) for value in row]
-            sql = f"INSERT INTO {table} ({columns}) {source}{conflict}"
+            sql = f"INSERT INTO {table} ({layout.columns}) {source}{conflict}"
             statements.append(Rendered(sql, params, len(batch) * len(passed)))
         return statements
+
+
+@dataclass(frozen=True)
+class _InsertLayout:
+    """The columns of an :class:`Insert` of one model whose rows give the columns ``given``,
+    on one database: the names as SQL of every column written (``columns``, the auto primary
+    key left out), the columns passed as parameters (``passed``, each with its field: the
+    others are written as their integer default), one row's ``VALUES`` tuple (``marks``) and,
+    on PostgreSQL, the ``SELECT`` from one array per passed column (``unnested``)."""
+
+    passed: list[tuple[str, Field]]
+    columns: str
+    marks: str
+    unnested: str
+
+
+@functools.cache
+def _insert_layout(model: type[Model], alias: str, given: frozenset[str]) -> _InsertLayout:
+    """The :class:`_InsertLayout` of inserts of ``model`` on the database ``alias`` whose rows
+    give the columns ``given``: worked out once, since the column types it names take the ORM
+    longer to find than the statement takes to send. A column not given whose default is an
+    integer constant (a callable default is called for each row) is written as that number."""
+    connection = connections[alias]
+    fields = [
+        (str(field.column), field)
+        for field in model._meta.concrete_fields
+        if not (field.primary_key and field.get_internal_type() in AUTO_FIELDS)
+    ]
+    constant = {
+        column: field.default
+        for column, field in fields
+        if column not in given and type(field.default) is int
+    }
+    passed = [(column, field) for column, field in fields if column not in constant]
+    unnested = ""
+    if connection.vendor == "postgresql":
+        arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
+        named = ", ".join(_quoted(column) for column, _ in passed)
+        chosen = ", ".join(
+            str(constant[column]) if column in constant else f"u.{_quoted(column)}"
+            for column, _ in fields
+        )
+        unnested = f"SELECT {chosen} FROM unnest({arrays}) AS u ({named})"
+    return _InsertLayout(
+        passed=passed,
+        columns=", ".join(_quoted(column) for column, _ in fields),
+        marks="(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")",
+        unnested=unnested,
+    )
 
 
 Statement = Insert | Update
@@ -233,8 +264,11 @@ def run(statements: Iterable[Statement]) -> None:
     with ``;`` in one ``execute``: one round trip for up to :data:`INSERT_PARAMS` values (a
     finalization's writes, KORT_RULES §7, §8, §12, all at once). That takes psycopg's
     client-side binding, which Django's backend uses unless ``OPTIONS`` sets
-    ``server_side_binding`` (docs/scaling.md: fine behind PgBouncer in transaction mode);
-    with server-side binding, and on SQLite, one ``execute`` a statement."""
+    ``server_side_binding`` (docs/scaling.md: fine behind PgBouncer in transaction mode):
+    each statement is bound with its own parameters (``mogrify``, whose parse of a
+    statement's text psycopg keeps for the next call, where the whole joined text is too
+    long for it to keep), and the bound statements are sent together. With server-side
+    binding, and on SQLite, one ``execute`` a statement."""
     trips: list[_Trip] = []
     for statement in statements:
         alias = router.db_for_write(statement.model)
@@ -250,24 +284,26 @@ def run(statements: Iterable[Statement]) -> None:
             ):
                 last.add(rendered)
             else:
-                trips.append(_Trip(alias, [rendered.sql], list(rendered.params), rendered.values))
+                trips.append(_Trip(alias, [rendered], rendered.values))
     for trip in trips:
         with connections[trip.alias].cursor() as cursor:
-            cursor.execute("; ".join(trip.sql), trip.params)
+            if len(trip.statements) == 1:
+                cursor.execute(trip.statements[0].sql, trip.statements[0].params)
+            else:
+                cursor.execute("; ".join(cursor.mogrify(s.sql, s.params) for s in trip.statements))
 
 
 @dataclass
 class _Trip:
-    """Statements sent to the database ``alias`` in one ``execute``."""
+    """Statements sent to the database ``alias`` in one ``execute``, carrying ``values``
+    together."""
 
     alias: str
-    sql: list[str]
-    params: list[Any]
+    statements: list[Rendered]
     values: int
 
     def add(self, rendered: Rendered) -> None:
-        self.sql.append(rendered.sql)
-        self.params += rendered.params
+        self.statements.append(rendered)
         self.values += rendered.values
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db import connections, router, transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from bulk.updates import FieldValue, Update
@@ -57,10 +57,8 @@ def match_finalize(match_id: int) -> bool:
             has not opened yet; nothing is written.
     """
     with transaction.atomic():
-        # Claimed only while completed, and only once its season has opened.
-        completed = Match.objects.filter(pk=match_id, status=MatchStatus.COMPLETED)
-        season_open = Exists(Season.objects.filter(number=OuterRef("season")))
-        if not completed.filter(season_open).update(status=MatchStatus.FINALIZED):
+        if not _claimed(match_id):
+            completed = Match.objects.filter(pk=match_id, status=MatchStatus.COMPLETED)
             waiting = completed.values_list("season", flat=True).first()
             if waiting is not None:
                 raise SeasonNotOpen(waiting)
@@ -80,6 +78,20 @@ def match_finalize(match_id: int) -> bool:
             then=[Update(Match, "id", [match_id], {"finalized_at": FieldValue(now)})],
         )
     return True
+
+
+def _claimed(match_id: int) -> bool:
+    """Mark the match ``match_id`` finalized if it is completed and its season has opened;
+    whether it did. One plain statement (finalization's hot path, which the ORM would compile
+    again on every call)."""
+    match, season = Match._meta.db_table, Season._meta.db_table
+    with connections[router.db_for_write(Match)].cursor() as cursor:
+        cursor.execute(
+            f'UPDATE "{match}" SET "status" = %s WHERE "id" = %s AND "status" = %s AND EXISTS '
+            f'(SELECT 1 FROM "{season}" s WHERE s."number" = "{match}"."season")',
+            [MatchStatus.FINALIZED.value, match_id, MatchStatus.COMPLETED.value],
+        )
+        return cursor.rowcount == 1
 
 
 def finalized_change(

@@ -148,6 +148,13 @@ def test_an_argument_the_sql_does_not_take_once_is_refused(db):
         twice(1)
 
 
+def test_a_read_of_related_rows_along_is_refused(db):
+    along, _ = _compiled(lambda pk: Player.objects.select_related("user").filter(pk=pk), int)
+
+    with pytest.raises(ValueError, match="related rows"):
+        along(1)
+
+
 def test_only_int_and_str_arguments_are_taken(db):
     read, _ = _compiled(lambda flag: Player.objects.filter(is_bot=flag), bool)
 
