@@ -41,13 +41,15 @@ def player_create(*, username: str, display_name: str = "", is_bot: bool = False
         UsernameError: the username breaks the rule of API.md "Players" (field ``username``).
         DisplayNameError: the display name holds control characters, direction overrides or
             a pile of marks (field ``display_name``, ``players.usernames``).
+        RuleError: no display name is given and the username is longer than one may be
+            (field ``display_name``).
         RuleError: the username is taken, ignoring case (field ``username``), also when a
             concurrent request takes it first (the unique constraint decides).
     """
     username = username_normal(username)
     if Player.objects.filter(username_key=username_key(username)).exists():
         raise _username_taken(username)
-    display_name = display_name_normal(display_name) or username
+    display_name = display_name_normal(display_name) or _display_name_default(username)
     try:
         with transaction.atomic():
             user = None
@@ -58,6 +60,24 @@ def player_create(*, username: str, display_name: str = "", is_bot: bool = False
             )
     except IntegrityError:
         raise _username_taken(username) from None
+
+
+def _display_name_default(username: str) -> str:
+    """The display name of a player created without one: the username, if a display name may
+    be that long.
+
+    Raises:
+        RuleError: the username is longer than a display name (field ``display_name``: give
+            one).
+    """
+    longest = Player._meta.get_field("display_name").max_length
+    if longest is not None and len(username) > longest:
+        raise RuleError(
+            "display_name",
+            f"required: the username is {len(username)} characters with its marks, and a "
+            f"display name (the username when none is given) is at most {longest}",
+        )
+    return username
 
 
 def _username_taken(username: str) -> RuleError:

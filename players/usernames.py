@@ -8,11 +8,12 @@ PostgreSQL refuse the same names and a search ignores case in every script on bo
 
 The most is 30 letters (and digits, ``_``, ``.``, ``-``) of any script, as API.md says: a
 combining mark is part of the letter it follows and not counted, so 30 Han characters or 30
-Devanagari letters with their vowel signs are a name. The least is counted in columns, as text
-is laid out: a wide character (Han, Kana, Hangul: East Asian Width ``W`` or ``F``) takes two,
-so ``李雷`` (four columns) is a name, as two-character names in those scripts are common (the
-contract's "3" read as the width of three Latin letters), while ``ab`` and ``李`` are too
-short.
+Devanagari letters with their vowel signs are a name (up to three marks a letter: more only
+pile up over the lines around the name, and the column holds 30 letters with three each).
+The least is counted in columns, as text is laid out: a wide character (Han, Kana, Hangul:
+East Asian Width ``W`` or ``F``) takes two, so ``李雷`` (four columns) is a name, as
+two-character names in those scripts are common (the contract's "3" read as the width of three
+Latin letters), while ``ab`` and ``李`` are too short.
 
 Pure: imports nothing of Django, so the model's validator, the service and the pages all ask
 these functions.
@@ -26,11 +27,15 @@ from domain.errors import RuleError
 
 USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 30
-USERNAME_STORED_LENGTH = 4 * USERNAME_MAX_LENGTH
+USERNAME_MARKS_PER_LETTER = 3
+"""The most combining marks one letter of a username carries (Vietnamese and Indic letters
+take two or three)."""
+USERNAME_STORED_LENGTH = (1 + USERNAME_MARKS_PER_LETTER) * USERNAME_MAX_LENGTH
 """Code points a username's column holds: 30 letters, each with its combining marks (or its
 case-folded form, which may be longer: ``ß`` folds to ``ss``)."""
 USERNAME_RULE = (
     f"a username is {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} letters of any script, "
+    f"each with at most {USERNAME_MARKS_PER_LETTER} combining marks, "
     "digits, '_', '.' or '-' (no spaces, symbols or emoji; towards the least, a wide "
     "character such as a Han one counts 2)"
 )
@@ -52,16 +57,18 @@ def username_normal(raw: str) -> str:
 
     Raises:
         UsernameError: the normal form is narrower than 3 columns or longer than 30 letters
-            (marks not counted), or holds a character that is not a letter (with its marks), a
-            decimal digit, ``_``, ``.`` or ``-``.
+            (marks not counted), or holds a character that is not a letter (with at most 3
+            marks), a decimal digit, ``_``, ``.`` or ``-``.
     """
     name = unicodedata.normalize("NFKC", raw)
     letters = sum(not _is_mark(c) for c in name)
     if _columns(name) < USERNAME_MIN_LENGTH or letters > USERNAME_MAX_LENGTH:
         raise UsernameError(raw)
     previous = ""
+    marks = 0
     for character in name:
-        if not _allowed(character, previous):
+        marks = marks + 1 if _is_mark(character) else 0
+        if not _allowed(character, previous) or marks > USERNAME_MARKS_PER_LETTER:
             raise UsernameError(raw)
         previous = character
     return name

@@ -183,3 +183,29 @@ def test_a_display_name_of_any_script_with_its_joiners_and_marks_is_kept(service
 
     assert created.status_code == 201, created.data
     assert created.data["display_name"] == unicodedata.normalize("NFKC", display_name)
+
+
+def test_a_letter_of_a_username_carries_at_most_3_marks(service):
+    assert create(service, "abc" + "\u0301\u0302\u0303").status_code == 201
+
+    refused = create(service, "abd" + "\u0301\u0302\u0303\u0304")
+
+    assert refused.status_code == 400
+    assert list(refused.data) == ["username"]
+    assert "at most 3 combining marks" in str(refused.data["username"])
+
+
+def test_a_username_longer_than_a_display_name_needs_one_given(service):
+    """30 letters with 3 marks each are a username of 120 code points; a display name, which
+    defaults to the username, holds 80."""
+    longest = "b\u0301\u0302\u0303" * 30
+
+    refused = create(service, longest)
+
+    assert refused.status_code == 400
+    assert list(refused.data) == ["display_name"]
+    assert "at most 80" in str(refused.data["display_name"])
+    assert not Player.objects.exists()
+    created = create(service, longest, display_name="Bee")
+    assert created.status_code == 201, created.data
+    assert (created.data["username"], created.data["display_name"]) == (longest, "Bee")
