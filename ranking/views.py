@@ -64,9 +64,12 @@ class PlayerSearch(filters.BaseFilterBackend):
     a NUL character is a 400."""
 
     def filter_queryset(self, request, queryset, view):
-        text = serializers.CharField(allow_blank=True).run_validation(
-            request.query_params.get("search", "")
-        )
+        try:
+            text = serializers.CharField(allow_blank=True).run_validation(
+                request.query_params.get("search", "")
+            )
+        except ValidationError as error:
+            raise ValidationError({"search": error.detail}) from None
         return queryset.filter(selectors.name_begins(text)) if text else queryset
 
     def get_schema_operation_parameters(self, view):

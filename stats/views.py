@@ -68,10 +68,11 @@ MODES = [str(mode) for mode in Mode]
 
 
 class SeasonNumberField(serializers.IntegerField):
-    """A season's number as a query gives it: digits only (``1.0`` or ``+1`` is none)."""
+    """A season's number as a query gives it: digits only (``1.0`` or ``+1`` is none; ``-1`` is
+    a number below the first season)."""
 
     def to_internal_value(self, data):
-        if not re.fullmatch(r"[0-9]+", str(data)):
+        if not re.fullmatch(r"-?[0-9]+", str(data)):
             self.fail("invalid")
         return super().to_internal_value(data)
 

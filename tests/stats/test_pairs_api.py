@@ -183,6 +183,17 @@ def test_bots_count_as_partners_and_have_no_figures_of_their_own(service, api, c
     assert table(api, bot, "stats")["streaks"] == streaks((0, 0), (0, 0))
 
 
+def test_a_season_below_the_first_is_refused_as_the_season_0(api, cast):
+    """``?season=-1`` and ``?season=0`` break the same rule, and are told the same."""
+    answers = [
+        api.get(f"{PLAYERS}{cast[0].id}/stats/", {"season": number}).data["season"]
+        for number in ("0", "-1")
+    ]
+
+    assert answers[0] == answers[1]
+    assert "greater than or equal to 1" in str(answers[0])
+
+
 @pytest.mark.parametrize(
     ("part", "params", "field"),
     [
@@ -194,6 +205,7 @@ def test_bots_count_as_partners_and_have_no_figures_of_their_own(service, api, c
         ("versus/{other}", {"mode": "ranked!"}, "mode"),
         ("stats", {"season": "1.0"}, "season"),
         ("partners", {"season": "+1"}, "season"),
+        ("stats", {"season": "-1"}, "season"),
         ("versus/{me}", {}, "other"),
         ("partners", {"cursor": "not-a-cursor"}, "cursor"),
         ("opponents", {"cursor": "ZHwxfDA="}, "cursor"),  # d|1|0: no player 0
