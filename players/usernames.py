@@ -35,9 +35,9 @@ USERNAME_STORED_LENGTH = (1 + USERNAME_MARKS_PER_LETTER) * USERNAME_MAX_LENGTH
 case-folded form, which may be longer: ``ß`` folds to ``ss``)."""
 USERNAME_RULE = (
     f"a username is {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} letters of any script, "
-    f"each with at most {USERNAME_MARKS_PER_LETTER} combining marks, "
-    "digits, '_', '.' or '-' (no spaces, symbols or emoji; towards the least, a wide "
-    "character such as a Han one counts 2)"
+    "digits, '_', '.' or '-' (a letter with at most "
+    f"{USERNAME_MARKS_PER_LETTER} combining marks; no spaces, symbols or emoji; towards the "
+    "least, a wide character such as a Han one counts 2)"
 )
 _MARKS_OF_LETTERS = "M"
 """Unicode's general categories of combining marks (a vowel sign of Devanagari, a harakat of
