@@ -200,39 +200,19 @@ def _resets_due(players: Sequence[Player], pending: PendingReset | None) -> list
     do not have it yet (``stats.totals.reset_due``): their ``season_reset`` ledger rows and
     totals, stamped with the reset's moment, as the season's end writes them to every other
     player (:func:`ladder_reset`). The ``Player`` objects follow."""
-    due = [(player, reset_due(player, pending)) for player in players]
-    reset = [(player, after) for player, after in due if after is not None]
-    if not reset:
+    due = {}
+    for player in players:
+        after = reset_due(player, pending)
+        if after is not None:
+            due[player.pk] = after - player.cups
+    if not due:
         return []
     assert pending is not None  # reset_due finds none without a pending reset
-    rows = []
-    for player, after in reset:
-        rows.append(
-            {
-                "kind": CupKind.SEASON_RESET,
-                "match_id": None,
-                "player_id": player.pk,
-                "season": pending.season,
-                "delta": after - player.cups,
-                "cups_after": after,
-                "created_at": pending.at,
-            }
-        )
-        player.cups = after
-        player.cups_changed_at = pending.at
-        player.reset_season = pending.season
+    reset = LadderChange(kind=CupKind.SEASON_RESET, season=pending.season, cups=due)
+    moved = [player for player in players if player.pk in due]
     return [
-        Insert(CupChange, rows),
-        Update(
-            Player,
-            "id",
-            [player.pk for player, _ in reset],
-            {
-                "cups": ByKey("id", {player.pk: after for player, after in reset}),
-                "cups_changed_at": FieldValue(pending.at),
-                "reset_season": FieldValue(pending.season),
-            },
-        ),
+        *_cups_moved(reset, moved, pending.at),
+        *_players_set(moved, "reset_season", pending.season),
     ]
 
 
