@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from datetime import datetime
 from enum import StrEnum
 
 from domain.errors import RuleError
@@ -567,6 +568,123 @@ def streaks_of(results: Iterable[bool]) -> Streaks:
     for won in results:
         streaks = streaks.after(won)
     return streaks
+
+
+RunKey = tuple[datetime, int]
+"""Where a match stands in a player's streaks (KORT_RULES §12): its completion time, then its
+id."""
+
+
+@dataclass(frozen=True)
+class StreakRun:
+    """A run of ``length`` consecutive matches all ``won`` or all lost (KORT_RULES §12), from
+    the match ``first`` to the match ``last`` (:data:`RunKey`)."""
+
+    won: bool
+    first: RunKey
+    last: RunKey
+    length: int
+
+    @classmethod
+    def single(cls, key: RunKey, won: bool) -> StreakRun:
+        """The run of the one match ``key``."""
+        return cls(won, key, key, 1)
+
+    def spans(self, key: RunKey) -> bool:
+        """Whether ``key`` lies between the run's first and last match (both included)."""
+        return self.first <= key <= self.last
+
+
+def runs_joined(pieces: Iterable[StreakRun]) -> list[StreakRun]:
+    """The runs that ``pieces`` (runs and single matches, in completion order) make: each two
+    neighbours of one kind joined into one."""
+    runs: list[StreakRun] = []
+    for piece in pieces:
+        if runs and runs[-1].won == piece.won:
+            last = runs[-1]
+            runs[-1] = StreakRun(last.won, last.first, piece.last, last.length + piece.length)
+        else:
+            runs.append(piece)
+    return runs
+
+
+@dataclass(frozen=True)
+class RunWindow:
+    """The runs of a player next to the match ``key`` (KORT_RULES §12): ``around`` spans it
+    (None: it falls between two runs), ``before`` is the run just before (``around`` or the
+    key) and ``after`` the run just after. A match counted in or taken out changes these
+    runs alone."""
+
+    key: RunKey
+    before: StreakRun | None = None
+    around: StreakRun | None = None
+    after: StreakRun | None = None
+
+    @classmethod
+    def of(cls, runs: Sequence[StreakRun], key: RunKey) -> RunWindow:
+        """The window of ``key`` in ``runs``, which are in completion order and hold the run
+        spanning or just before ``key``, the one before that, and the run just after."""
+        earlier = [run for run in runs if run.first <= key]
+        later = [run for run in runs if run.first > key]
+        around = earlier[-1] if earlier and earlier[-1].spans(key) else None
+        if around is not None:
+            earlier.pop()
+        return cls(key, earlier[-1] if earlier else None, around, later[0] if later else None)
+
+    @property
+    def runs(self) -> list[StreakRun]:
+        """The window's runs, in completion order."""
+        return [run for run in (self.before, self.around, self.after) if run is not None]
+
+    def needs_members(self, won: bool, counted: bool) -> bool:
+        """Whether the matches of ``around`` must be known to count in (``counted``) a match
+        ``won`` or lost, or to take one out: either splits or shortens the run."""
+        if self.around is None:
+            return False
+        return not counted or self.around.won != won
+
+    def counted_in(self, won: bool, members: Sequence[tuple[RunKey, bool]] = ()) -> list[StreakRun]:
+        """The runs that replace :attr:`runs` once the match ``key``, ``won`` or lost, counts:
+        it extends a run next to it, joins the two around it, or splits ``around`` (whose
+        matches ``members`` are then, as ``(key, won)`` pairs, see :meth:`needs_members`)."""
+        match = StreakRun.single(self.key, won)
+        if self.around is None:
+            pieces = [self.before, match, self.after]
+        elif self.around.won == won:
+            around = self.around
+            pieces = [self.before, replace(around, length=around.length + 1), self.after]
+        else:
+            pieces = [self.before, *_singles(members, self.key, match), self.after]
+        return runs_joined(piece for piece in pieces if piece is not None)
+
+    def taken_out(self, members: Sequence[tuple[RunKey, bool]]) -> list[StreakRun]:
+        """The runs that replace :attr:`runs` once the match ``key`` of ``around``, whose
+        matches are ``members``, is taken out (a void): ``around`` shortens or splits, or goes
+        and its neighbours join."""
+        pieces = [self.before, *_singles(members, self.key, None), self.after]
+        return runs_joined(piece for piece in pieces if piece is not None)
+
+
+def _singles(
+    members: Sequence[tuple[RunKey, bool]], key: RunKey, match: StreakRun | None
+) -> list[StreakRun]:
+    """A run of one match for each of ``members`` other than ``key``, and ``match`` in its
+    place, in completion order."""
+    singles = [StreakRun.single(member, won) for member, won in members if member != key]
+    if match is not None:
+        singles.append(match)
+    return sorted(singles, key=lambda run: run.first)
+
+
+def streaks_of_runs(runs: Iterable[StreakRun], current: StreakRun | None) -> Streaks:
+    """The streaks (KORT_RULES §12) whose current run is ``current`` (None: no match counts)
+    and whose best runs are the longest of ``runs`` and ``current``."""
+    best = {True: 0, False: 0}
+    for run in [*runs, *([current] if current else [])]:
+        best[run.won] = max(best[run.won], run.length)
+    win = current.length if current is not None and current.won else 0
+    loss = current.length if current is not None and not current.won else 0
+    return Streaks(win, best[True], loss, best[False])
 
 
 # --- Seasons (KORT_RULES §10) ----------------------------------------------------------------
