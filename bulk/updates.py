@@ -2,13 +2,14 @@
 package's docstring).
 
 A statement is a plain value: :class:`Insert` (rows of a model; the rows already there may be
-skipped, or added to or replaced, :class:`Upsert`) or :class:`Update` (the rows of some keys,
-each column set to an expression over the row). An expression is a plain value too: one value
-for every row (:class:`FieldValue`), a value chosen by the row's key (:class:`ByKey`), the
-column raised by an amount chosen by the row's key (:class:`AddedByKey`), the higher of the
-column and an expression (:class:`AtLeast`). Whoever decides a write builds the values;
-:func:`run` renders them as SQL for the database their model is written to and runs them in
-order, in the caller's transaction: on PostgreSQL, as few round trips as the values allow.
+skipped, or added to or replaced, :class:`Upsert`), :class:`Update` (the rows of some keys,
+each column set to an expression over the row) or :class:`Delete` (the rows of some keys). An
+expression is a plain value too: one value for every row (:class:`FieldValue`), a value chosen
+by the row's key (:class:`ByKey`), the column raised by an amount chosen by the row's key
+(:class:`AddedByKey`), the higher of the column and an expression (:class:`AtLeast`). Whoever
+decides a write builds the values; :func:`run` renders them as SQL for the database their model
+is written to and runs them in order, in the caller's transaction: on PostgreSQL, as few round
+trips as the values allow.
 """
 
 from __future__ import annotations
@@ -252,7 +253,27 @@ def _insert_layout(model: type[Model], alias: str, given: frozenset[str]) -> _In
     )
 
 
-Statement = Insert | Update
+@dataclass(frozen=True)
+class Delete:
+    """``DELETE`` the rows of ``model`` whose column ``key`` is one of ``keys``; nothing if
+    there are none."""
+
+    model: type[Model]
+    key: str
+    keys: Collection[int]
+
+    def rendered(self, connection: BaseDatabaseWrapper) -> list[Rendered]:
+        if not self.keys:
+            return []
+        keys = sorted(self.keys)
+        table = _quoted(self.model._meta.db_table)
+        marks = ", ".join(["%s"] * len(keys))
+        return [
+            Rendered(f"DELETE FROM {table} WHERE {_quoted(self.key)} IN ({marks})", keys, len(keys))
+        ]
+
+
+Statement = Insert | Update | Delete
 """A write :func:`run` runs."""
 
 

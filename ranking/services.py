@@ -213,15 +213,18 @@ def _voids_apply(
     players = players_locked({*also, *(pid for f in voided.values() for pid in f.human_teams)})
     by_id = {player.pk: player for player in players}
     now = timezone.now()
-    # Marked void first: the streaks counted again from a player's history (KORT_RULES §12)
-    # leave out every match this step voids, not only the one being applied.
-    if match_ids:
-        Match.objects.filter(pk__in=match_ids).update(
-            status=MatchStatus.VOID, void_reason=reason, voided_at=now, void_season=season
-        )
+    marked = {
+        "status": FieldValue(MatchStatus.VOID.value),
+        "void_reason": FieldValue(reason),
+        "voided_at": FieldValue(now),
+        "void_season": FieldValue(season),
+    }
+    # Each match is marked void with its own change: until then its players' streak runs
+    # still count it, as the seats they read a run's matches from do (KORT_RULES §12).
     for match_id, facts in voided.items():
         change = voided_change(match_id, facts, season)
-        ladder_apply(change, [by_id[pid] for pid in change.player_ids], now)
+        players = [by_id[pid] for pid in change.player_ids]
+        ladder_apply(change, players, now, then=[Update(Match, "id", [match_id], marked)])
     return by_id
 
 

@@ -195,9 +195,9 @@ class StreakFigures(models.Model):
     """A player's win and loss streaks (KORT_RULES §12) over their finalized, not void,
     matches of ``season`` (0: all time) and ``mode`` (``all``: both), ordered by completion
     time, then match id: the ``current`` run of each kind (one of the two is 0 once a match
-    counts) and the ``best`` ever. ``last_completed_at`` / ``last_match`` name the latest match
-    counted: a match finalized after it extends the runs by one step; anything else (a void,
-    a match finalized out of that order) has the runs counted again from the player's history
+    counts) and the ``best`` ever. The current run goes from the match
+    ``current_first_completed_at`` / ``current_first_match`` to the latest match counted,
+    ``last_completed_at`` / ``last_match``; the runs before it are :class:`EndedRun` rows
     (``stats.services``)."""
 
     player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="streaks")
@@ -209,6 +209,8 @@ class StreakFigures(models.Model):
     loss_best = models.PositiveIntegerField(default=0)
     last_completed_at = models.DateTimeField(null=True, blank=True)
     last_match = models.BigIntegerField(null=True, blank=True)
+    current_first_completed_at = models.DateTimeField(null=True, blank=True)
+    current_first_match = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "streak figures"
@@ -225,6 +227,49 @@ class StreakFigures(models.Model):
 
     def __str__(self):
         return f"streaks of {self.player_id} ({self.season}, {self.mode})"
+
+
+class EndedRun(models.Model):
+    """A run of a player's streaks (KORT_RULES §12) that has ended: ``length`` consecutive
+    matches of ``season`` (0: all time) and ``mode`` (``all``: both), all ``won`` or all lost,
+    in completion order then match id, from the match ``first_match`` (completed
+    ``first_completed_at``) to ``last_match``. The run that includes the latest match is the
+    current one, held by the :class:`StreakFigures` row. A match counted in or voided changes
+    the runs next to it alone (``stats.services``): they are found by their first match
+    (``ended_run_order``), the best of each kind by length (``ended_run_length``)."""
+
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
+    season = models.PositiveIntegerField(help_text="The season's number; 0: all time.")
+    mode = models.CharField(max_length=6, help_text="ranked, room, or all: both.")
+    won = models.BooleanField()
+    first_completed_at = models.DateTimeField()
+    first_match = models.BigIntegerField()
+    last_completed_at = models.DateTimeField()
+    last_match = models.BigIntegerField()
+    length = models.PositiveIntegerField()
+
+    class Meta:
+        indexes = [
+            models.Index(
+                "player",
+                "season",
+                "mode",
+                "won",
+                models.F("length").desc(),
+                name="ended_run_length",
+            )
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "season", "mode", "first_completed_at", "first_match"],
+                name="ended_run_order",
+            ),
+            models.CheckConstraint(condition=models.Q(length__gt=0), name="ended_run_not_empty"),
+            models.CheckConstraint(condition=models.Q(mode__in=MODES), name="ended_run_mode_known"),
+        ]
+
+    def __str__(self):
+        return f"run of {self.player_id} ({self.season}, {self.mode}) from {self.first_match}"
 
 
 class ModeStats(StatsCounts):

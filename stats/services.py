@@ -17,18 +17,39 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from bulk.compiled import CompiledRead
-from bulk.updates import AddedByKey, AtLeast, ByKey, Insert, Statement, Update, Upsert, run
-from matches.kort.rules import Mode, StatsLine, Streaks, Team, team_of
+from bulk.updates import (
+    AddedByKey,
+    AtLeast,
+    ByKey,
+    Delete,
+    Insert,
+    Statement,
+    Update,
+    Upsert,
+    run,
+)
+from matches.kort.rules import (
+    Mode,
+    RunKey,
+    RunWindow,
+    StatsLine,
+    StreakRun,
+    Streaks,
+    Team,
+    team_of,
+)
 from matches.models import MatchStatus, Seat
 from stats.models import (
     ALL_MODES,
     ALL_SEASONS,
     COUNT_FIELDS,
     OUTCOME_FIELDS,
+    EndedRun,
     ModeStats,
     PairFigures,
     PairSide,
@@ -323,57 +344,71 @@ def _pairs_taken_back(rows: Sequence[Mapping]) -> Update:
 STREAK_COUNTS = ("win_current", "win_best", "loss_current", "loss_best")
 """The columns of a streak row that hold :class:`matches.kort.rules.Streaks`, in its order."""
 STREAK_WRITE = Upsert(
-    ("player_id", "season", "mode"), (*STREAK_COUNTS, "last_completed_at", "last_match")
+    ("player_id", "season", "mode"),
+    (
+        *STREAK_COUNTS,
+        "last_completed_at",
+        "last_match",
+        "current_first_completed_at",
+        "current_first_match",
+    ),
 )
 """A streak row written over the stored one (the unique constraint ``one_streak_row``)."""
 
 
+@dataclass(frozen=True)
+class StreakState:
+    """A player's streaks of one season and mode (KORT_RULES §12) as the ladder keeps them:
+    the figures (``streaks``), the ``current`` run (None: no match counts) and, written with
+    them, the ended runs ``ended`` (new) and ``gone`` (the ids of stored ones removed)."""
+
+    streaks: Streaks = field(default_factory=Streaks)
+    current: StreakRun | None = None
+    ended: Sequence[StreakRun] = ()
+    gone: Sequence[int] = ()
+
+
 def streaks_follow(table: MatchTable) -> list[Statement]:
-    """The statement that moves the streaks of the match's human players, for every season and
-    mode it counts in (module docstring): one read of their rows now (compiled once per number
-    of players, ``bulk.compiled``), then one write of them all as plain values (in the order of
-    the unique key: players in id order, then :meth:`MatchTable.variants`). A match finalized
-    after the latest one a row counted extends its runs by one step; a void, or a match that
-    comes before that one in completion order, has the row counted again from the player's
-    history (:func:`streaks_counted`)."""
+    """The statements that move the streaks of the match's human players, for every season and
+    mode it counts in (module docstring): one read of their streak rows now (compiled once per
+    number of players, ``bulk.compiled``), then the ended runs removed and added, and the
+    streak rows written as plain values (players in id order, then
+    :meth:`MatchTable.variants`, in the order of the unique key). A match finalized after the
+    latest one counted extends the current run or ends it (:func:`streaks_after`); a void, or a
+    match completed before the latest one, changes the runs next to it
+    (:func:`streaks_moved`)."""
     if not table.humans:
         return []
-    variants = table.variants()
     read = _STREAKS_READ.get(len(table.humans))
     if read is None:
         kinds = [*[int] * len(table.humans), int, str]
         read = _STREAKS_READ[len(table.humans)] = CompiledRead(
             StreakFigures, _streak_rows, *kinds, for_write=True
         )
-    stored: dict[tuple[int, int, str], tuple[Streaks, tuple[datetime, int] | None]] = {}
-    for row in read(*table.humans, table.season, str(table.mode)):
-        last = None
-        if row.last_match is not None:
-            assert row.last_completed_at is not None  # the two are written together
-            last = row.last_completed_at, row.last_match
-        streaks = Streaks(*(getattr(row, name) for name in STREAK_COUNTS))
-        stored[row.player_id, row.season, row.mode] = streaks, last
-    latest = (table.completed_at, table.match_id)
-    rows = []
+    stored = {
+        (row.player_id, row.season, row.mode): _state_of(row)
+        for row in read(*table.humans, table.season, str(table.mode))
+    }
+    key = (table.completed_at, table.match_id)
+    ended, gone, rows = [], [], []
     for player_id in table.humans:
-        for season, mode in variants:
-            streaks, last = stored.get((player_id, season, mode), (Streaks(), None))
-            if table.sign > 0 and (last is None or last < latest):
-                streaks, last = streaks.after(table.won(player_id)), latest
+        won = table.won(player_id)
+        for season, mode in table.variants():
+            state = stored.get((player_id, season, mode), StreakState())
+            if table.sign > 0 and (state.current is None or state.current.last < key):
+                state = streaks_after(state, key, won)
             else:
-                leave_out = table.match_id if table.sign < 0 else None
-                streaks, last = streaks_counted(player_id, season, mode, leave_out=leave_out)
-            rows.append(
-                {
-                    "player_id": player_id,
-                    "season": season,
-                    "mode": mode,
-                    **{name: getattr(streaks, name) for name in STREAK_COUNTS},
-                    "last_completed_at": None if last is None else last[0],
-                    "last_match": None if last is None else last[1],
-                }
-            )
-    return [Insert(StreakFigures, rows, replacing=STREAK_WRITE)]
+                variant = StreakVariant(player_id, season, mode)
+                state = streaks_moved(variant, state, key, won, counted=table.sign > 0)
+            ended += [_ended_row(player_id, season, mode, run) for run in state.ended]
+            gone += state.gone
+            rows.append(_streak_row(player_id, season, mode, state))
+    ended.sort(key=lambda row: tuple(row[name] for name in ENDED_ORDER))
+    return [
+        Delete(EndedRun, "id", gone),
+        Insert(EndedRun, ended),
+        Insert(StreakFigures, rows, replacing=STREAK_WRITE),
+    ]
 
 
 def _streak_rows(*arguments: int | str) -> QuerySet[StreakFigures]:
@@ -389,34 +424,184 @@ _STREAKS_READ: dict[int, CompiledRead[StreakFigures]] = {}
 """The compiled reads of :func:`streaks_follow`, by number of players (a match seats four at
 most)."""
 
+ENDED_ORDER = ("player_id", "season", "mode", "first_completed_at", "first_match")
+"""The columns of the unique constraint ``ended_run_order``."""
 
-def player_results(
-    player_id: int, season: int, mode: str, *, leave_out: int | None = None
-) -> Iterable[tuple[bool, datetime, int]]:
-    """The player's finalized matches of ``season`` (0: all) and ``mode`` (``all``: both), in
-    completion order, then by id, as ``(won, completed_at, match id)``; ``leave_out`` a match
-    being voided. Read in chunks through the player's seats."""
-    seats = Seat.objects.filter(player_id=player_id, match__status=MatchStatus.FINALIZED)
-    if season != ALL_SEASONS:
-        seats = seats.filter(match__season=season)
-    if mode != ALL_MODES:
-        seats = seats.filter(match__mode=mode)
-    if leave_out is not None:
-        seats = seats.exclude(match_id=leave_out)
-    ordered = seats.order_by("match__completed_at", "match_id").values_list(
+
+def _state_of(row: StreakFigures) -> StreakState:
+    """The streaks and the current run that a streak row holds."""
+    streaks = Streaks(*(getattr(row, name) for name in STREAK_COUNTS))
+    if row.last_match is None:
+        return StreakState(streaks)
+    # The four are written together, and a row with a match counted has a current run.
+    assert row.last_completed_at is not None and row.current_first_completed_at is not None
+    assert row.current_first_match is not None
+    current = StreakRun(
+        streaks.win_current > 0,
+        (row.current_first_completed_at, row.current_first_match),
+        (row.last_completed_at, row.last_match),
+        streaks.win_current or streaks.loss_current,
+    )
+    return StreakState(streaks, current)
+
+
+def _streak_row(player_id: int, season: int, mode: str, state: StreakState) -> dict[str, Any]:
+    current = state.current
+    return {
+        "player_id": player_id,
+        "season": season,
+        "mode": mode,
+        **{name: getattr(state.streaks, name) for name in STREAK_COUNTS},
+        "last_completed_at": None if current is None else current.last[0],
+        "last_match": None if current is None else current.last[1],
+        "current_first_completed_at": None if current is None else current.first[0],
+        "current_first_match": None if current is None else current.first[1],
+    }
+
+
+def _ended_row(player_id: int, season: int, mode: str, run: StreakRun) -> dict[str, Any]:
+    return {
+        "player_id": player_id,
+        "season": season,
+        "mode": mode,
+        "won": run.won,
+        "first_completed_at": run.first[0],
+        "first_match": run.first[1],
+        "last_completed_at": run.last[0],
+        "last_match": run.last[1],
+        "length": run.length,
+    }
+
+
+def streaks_after(state: StreakState, key: RunKey, won: bool) -> StreakState:
+    """The streaks once the match ``key``, ``won`` or lost, completed after every match
+    counted, counts (KORT_RULES §12): it extends the current run, or ends it and starts the
+    next. Nothing is read."""
+    current = state.current
+    if current is None or current.won != won:
+        following = StreakRun.single(key, won)
+    else:
+        following = StreakRun(won, current.first, key, current.length + 1)
+    ended = [current] if current is not None and current.won != won else []
+    return StreakState(state.streaks.after(won), following, ended)
+
+
+@dataclass(frozen=True)
+class StreakVariant:
+    """The streaks of one player over one season (0: all time) and mode (``all``: both)."""
+
+    player_id: int
+    season: int
+    mode: str
+
+    def ended_runs(self) -> QuerySet[EndedRun]:
+        return EndedRun.objects.filter(player_id=self.player_id, season=self.season, mode=self.mode)
+
+
+def streaks_moved(
+    variant: StreakVariant, state: StreakState, key: RunKey, won: bool, *, counted: bool
+) -> StreakState:
+    """The streaks once the match ``key``, ``won`` or lost, is counted in (``counted``) or
+    taken out (a void) anywhere in completion order (KORT_RULES §12: a void match is taken
+    out as if never played). It reads the ended runs next to the key (two index reads), the
+    matches of the run it splits or shortens, if any (:func:`run_members`), and, when a run
+    that was the longest of its kind got shorter, the longest ended run of that kind: never
+    more than the runs it touches, whatever the player's history."""
+    ended = variant.ended_runs()
+    at, match_id = key
+    up_to_key = Q(first_completed_at__lt=at) | Q(first_completed_at=at, first_match__lte=match_id)
+    first_order = ("first_completed_at", "first_match")
+    earlier = ended.filter(up_to_key).order_by(*(f"-{name}" for name in first_order))[:2]
+    later = list(ended.exclude(up_to_key).order_by(*first_order)[:1])
+    stored = {_run_of(row): row.pk for row in [*reversed(earlier), *later]}
+    near = [*stored]
+    current = state.current
+    if current is not None and not later:
+        near.append(current)
+    window = RunWindow.of(near, key)
+    members: list[tuple[RunKey, bool]] = []
+    if window.needs_members(won, counted) and window.around is not None:
+        around = window.around
+        members = run_members(variant, around, around.length - (0 if counted else 1), match_id)
+    runs = window.counted_in(won, members) if counted else window.taken_out(members)
+    if current is not None and current in window.runs:
+        current = runs.pop() if runs else None
+    gone = [stored[run] for run in window.runs if run in stored]
+    best = {
+        kind: _best_after(variant, kind, state.streaks, window.runs, [*runs, current], gone)
+        for kind in (True, False)
+    }
+    win, loss = (0, 0) if current is None else (current.length, 0)
+    if current is not None and not current.won:
+        win, loss = 0, current.length
+    return StreakState(Streaks(win, best[True], loss, best[False]), current, runs, gone)
+
+
+def _run_of(row: EndedRun) -> StreakRun:
+    return StreakRun(
+        row.won,
+        (row.first_completed_at, row.first_match),
+        (row.last_completed_at, row.last_match),
+        row.length,
+    )
+
+
+def _best_after(
+    variant: StreakVariant,
+    won: bool,
+    streaks: Streaks,
+    replaced: Sequence[StreakRun],
+    runs: Sequence[StreakRun | None],
+    gone: Sequence[int],
+) -> int:
+    """The best run of the kind ``won`` once the runs ``replaced`` became ``runs``: the
+    stored best, unless the longest of ``replaced`` of that kind got shorter; then the longest
+    of ``runs`` and of the other ended runs (one read by ``ended_run_length``)."""
+    best = streaks.win_best if won else streaks.loss_best
+    before = max((run.length for run in replaced if run.won == won), default=0)
+    after = max((run.length for run in runs if run is not None and run.won == won), default=0)
+    if after >= before:
+        return max(best, after)
+    longest = (
+        variant.ended_runs()
+        .filter(won=won)
+        .exclude(pk__in=gone)
+        .order_by("-length")
+        .values_list("length", flat=True)
+        .first()
+    )
+    return max(after, longest or 0)
+
+
+def run_members(
+    variant: StreakVariant, run: StreakRun, count: int, leave_out: int
+) -> list[tuple[RunKey, bool]]:
+    """The ``count`` matches of ``run`` other than ``leave_out`` (the match being counted in
+    or voided), as ``(key, won)`` pairs: the player's finalized matches of the variant
+    completed from the run's first match to its last. Read through the player's seats newest
+    created first (``seat_history_order``) from the run's last completion time, stopping at
+    the ``count``-th: a match is created before it is completed, so the read covers the
+    run's time span, not the player's history."""
+    if count <= 0:
+        return []
+    (first_at, first_id), (last_at, last_id) = run.first, run.last
+    seats = Seat.objects.filter(
+        Q(match__completed_at__gt=first_at)
+        | Q(match__completed_at=first_at, match_id__gte=first_id),
+        Q(match__completed_at__lt=last_at) | Q(match__completed_at=last_at, match_id__lte=last_id),
+        player_id=variant.player_id,
+        match_created_at__lte=last_at,
+        match__status=MatchStatus.FINALIZED,
+    ).exclude(match_id=leave_out)
+    if variant.season != ALL_SEASONS:
+        seats = seats.filter(match__season=variant.season)
+    if variant.mode != ALL_MODES:
+        seats = seats.filter(match__mode=variant.mode)
+    ordered = seats.order_by("-match_created_at", "-match_id").values_list(
         "seat", "match__winner", "match__completed_at", "match_id"
     )
-    for seat, winner, completed_at, match_id in ordered.iterator(chunk_size=5000):
+    members = []
+    for seat, winner, completed_at, match_id in ordered[:count]:
         assert completed_at is not None  # a finalized match was completed
-        yield team_of(seat) == winner, completed_at, match_id
-
-
-def streaks_counted(
-    player_id: int, season: int, mode: str, *, leave_out: int | None = None
-) -> tuple[Streaks, tuple[datetime, int] | None]:
-    """The player's streaks of ``season`` and ``mode`` counted from their history
-    (:func:`player_results`), and the latest match counted (None: none)."""
-    streaks, last = Streaks(), None
-    for won, completed_at, match_id in player_results(player_id, season, mode, leave_out=leave_out):
-        streaks, last = streaks.after(won), (completed_at, match_id)
-    return streaks, last
+        members.append(((completed_at, match_id), team_of(seat) == winner))
+    return sorted(members)
