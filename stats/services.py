@@ -509,10 +509,16 @@ def streaks_moved(
     more than the runs it touches, whatever the player's history."""
     ended = variant.ended_runs()
     at, match_id = key
-    up_to_key = Q(first_completed_at__lt=at) | Q(first_completed_at=at, first_match__lte=match_id)
+    # A range of the index ``ended_run_order`` each, the ties at ``at`` sorted out after.
+    up_to_key = ended.filter(first_completed_at__lte=at).exclude(
+        first_completed_at=at, first_match__gt=match_id
+    )
+    after_key = ended.filter(first_completed_at__gte=at).exclude(
+        first_completed_at=at, first_match__lte=match_id
+    )
     first_order = ("first_completed_at", "first_match")
-    earlier = ended.filter(up_to_key).order_by(*(f"-{name}" for name in first_order))[:2]
-    later = list(ended.exclude(up_to_key).order_by(*first_order)[:1])
+    earlier = up_to_key.order_by(*(f"-{name}" for name in first_order))[:2]
+    later = list(after_key.order_by(*first_order)[:1])
     stored = {_run_of(row): row.pk for row in [*reversed(earlier), *later]}
     near = [*stored]
     current = state.current
@@ -564,7 +570,7 @@ def _best_after(
         return max(best, after)
     longest = (
         variant.ended_runs()
-        .filter(won=won)
+        .filter(won__in=[won])  # an equality the index can take (SQLite reads "NOT won" row by row)
         .exclude(pk__in=gone)
         .order_by("-length")
         .values_list("length", flat=True)

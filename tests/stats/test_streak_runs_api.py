@@ -1,0 +1,149 @@
+"""Streaks through the API (KORT_RULES §12: ordered by completion time, then match id; a void
+match taken out as if never played; API.md "Players"), whatever order the worker finalizes the
+matches in (after a broker outage, queued matches finalize in another order), with voids in
+the middle of runs; and a match finalized out of order reads the runs it touches, not the
+player's history."""
+
+from contextlib import contextmanager
+
+import pytest
+from django.db import connection
+
+from matches.models import Match
+from players.services import player_create
+from ranking.services import match_finalize, match_void
+from tests.api_steps import ids_of, match_start, player_read, round_body
+
+KORT = round_body(0, 7, 0, "stop")  # A's Kort: ends a ranked match at once (§2, §5)
+AT_KORT = round_body(0, 0, 7, "stop")  # B's At-kort: 7 wins, ends a room match
+
+
+def streaks(win, loss):
+    return {
+        "win": dict(zip(("current", "best"), win, strict=True)),
+        "loss": dict(zip(("current", "best"), loss, strict=True)),
+    }
+
+
+@pytest.fixture
+def held(monkeypatch):
+    """Completed matches wait for :func:`match_finalize`, as while the broker is down."""
+    monkeypatch.setattr("matches.rounds.queue_on_commit", lambda *args, **kwargs: None)
+
+
+def completed(service, cast, won: bool, mode: str = "ranked") -> int:
+    """A match of Amir completed in one request, not finalized: team A wins a ranked match
+    (a Kort), team B a room match (an At-kort); Amir sits in the winners' team if ``won``."""
+    in_team_a = won == (mode == "ranked")
+    seats = ids_of(cast) if in_team_a else [cast[1].id, cast[0].id, cast[3].id, cast[2].id]
+    return match_start(service, seats, mode=mode, rounds=[KORT if mode == "ranked" else AT_KORT])
+
+
+def amir_streaks(api, cast, **params):
+    query = "&".join(f"{name}={value}" for name, value in params.items())
+    return player_read(api, cast[0].id, f"stats/?{query}")["streaks"]
+
+
+def test_matches_finalized_in_reverse_give_the_streaks_of_completion_order(
+    service, api, cast, held
+):
+    results = [True, True, False, True, True, True, False, False]
+    match_ids = [completed(service, cast, won) for won in results]
+
+    for match_id in reversed(match_ids):
+        assert match_finalize(match_id)
+
+    # Won 2, lost 1, won 3, lost 2 (§12): the loss run is current.
+    assert amir_streaks(api, cast) == streaks((0, 3), (2, 2))
+    assert amir_streaks(api, cast, mode="ranked", season=1) == streaks((0, 3), (2, 2))
+    assert player_read(api, cast[1].id, "stats/")["streaks"] == streaks((2, 2), (0, 3))
+
+
+def test_a_match_finalized_late_splits_or_joins_the_runs_around_it(service, api, cast, held):
+    won, lost, late_loss, won_again, late_win, room_loss = (
+        completed(service, cast, True),
+        completed(service, cast, False),
+        completed(service, cast, False),
+        completed(service, cast, True),
+        completed(service, cast, True),
+        completed(service, cast, False, mode="room"),
+    )
+    for match_id in (won, lost, won_again, room_loss):
+        assert match_finalize(match_id)
+    # Won, lost, won (ranked), lost (room).
+    assert amir_streaks(api, cast) == streaks((0, 1), (1, 1))
+
+    assert match_finalize(late_win)  # completed after won_again: their run is 2
+    assert amir_streaks(api, cast) == streaks((0, 2), (1, 1))
+    assert match_finalize(late_loss)  # completed after lost: their run is 2
+    assert amir_streaks(api, cast) == streaks((0, 2), (1, 2))
+    assert amir_streaks(api, cast, mode="ranked") == streaks((2, 2), (0, 2))
+    assert amir_streaks(api, cast, mode="room") == streaks((0, 0), (1, 1))
+
+
+def test_voids_in_the_middle_split_and_join_runs(service, api, cast, held):
+    results = [True, True, False, True, True, False, True, False, False]
+    match_ids = [completed(service, cast, won) for won in results]
+    for match_id in match_ids:
+        assert match_finalize(match_id)
+    assert amir_streaks(api, cast) == streaks((0, 2), (2, 2))
+
+    match_void(match_ids[2], "a broken table")  # the lone loss: won 4 in a row now
+    assert amir_streaks(api, cast) == streaks((0, 4), (2, 2))
+    match_void(match_ids[1], "a cheater at the table")  # inside the run of 4: 3
+    assert amir_streaks(api, cast) == streaks((0, 3), (2, 2))
+    match_void(match_ids[8], "a broken table")  # the latest match: the loss run is 1
+    assert amir_streaks(api, cast) == streaks((0, 3), (1, 1))
+    match_void(match_ids[7], "a broken table")  # the latest again: a win is current
+    assert amir_streaks(api, cast) == streaks((1, 3), (0, 1))
+    assert Match.objects.filter(status="void").count() == 4
+
+
+@contextmanager
+def database_steps():
+    """Count the steps SQLite's engine takes meanwhile (one per 100 instructions): what the
+    statements read, rows and index entries, however many statements there are."""
+    steps = [0]
+
+    def step():
+        steps[0] += 1
+        return 0
+
+    connection.ensure_connection()
+    raw = connection.connection
+    raw.set_progress_handler(step, 100)
+    try:
+        yield steps
+    finally:
+        raw.set_progress_handler(None, 100)
+
+
+def late_finalization_steps(service, cast, history: int) -> int:
+    """Amir plays ``history`` matches won and lost in turn, then wins one, loses one (held)
+    and wins one more: the last is finalized first, then the held loss, completed inside the
+    run of the two wins, splits it. The database steps of that finalization."""
+    for number in range(history):
+        assert match_finalize(completed(service, cast, number % 2 == 1))
+    late, last = completed(service, cast, False), completed(service, cast, True)
+    assert match_finalize(last)
+    with database_steps() as steps:
+        assert match_finalize(late)
+    return steps[0]
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="counts SQLite's steps")
+def test_a_match_finalized_out_of_order_reads_the_runs_it_touches_not_the_history(
+    service, api, cast, held
+):
+    """The finalization of a match completed before the latest one (KORT_RULES §12) takes
+    about as many database steps after 10 matches of the player as after 400: it reads the
+    runs next to it and the matches of the run it splits, never the whole history."""
+    others = [player_create(username=name) for name in ("elham", "farid", "gita", "hamid")]
+
+    short = late_finalization_steps(service, cast, 10)
+    long = late_finalization_steps(service, others, 400)
+
+    # Won, lost (the late one), won: each run is 1.
+    assert amir_streaks(api, cast) == streaks((1, 1), (0, 1))
+    assert amir_streaks(api, others) == streaks((1, 1), (0, 1))
+    assert long < short * 1.5, (short, long)
