@@ -40,7 +40,15 @@ from matches.kort.rules import (
 from matches.kort.rules import match_stats as match_line
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat
 from players.models import Player
-from stats.models import ALL_MODES, ALL_SEASONS, ModeStats, PairFigures, PairSide, StreakFigures
+from stats.models import (
+    ALL_MODES,
+    ALL_SEASONS,
+    EndedRun,
+    ModeStats,
+    PairFigures,
+    PairSide,
+    StreakFigures,
+)
 from stats.services import stats_values
 
 MODE_FIELDS = tuple(stats_values(StatsLine()))
@@ -168,16 +176,25 @@ ordered AS (
     SELECT player_id, season, mode, match_id, completed_at, won,
            ROW_NUMBER() OVER ({within} {after}) AS position,
            ROW_NUMBER() OVER ({within}, won {after}) AS within_kind,
-           COUNT(*) OVER ({within}) AS total
+           COUNT(*) OVER ({within}) AS total,
+           CASE WHEN LAG(won) OVER ({within} {after}) = won THEN 0 ELSE 1 END AS starts,
+           CASE WHEN LEAD(won) OVER ({within} {after}) = won THEN 0 ELSE 1 END AS ends
     FROM (SELECT o.*, {_variant_sql("o")} FROM own AS o CROSS JOIN variants AS v) AS counted
 ),
 runs AS (
     SELECT player_id, season, mode, won, COUNT(*) AS length,
            CASE WHEN MAX(position) = MAX(total) THEN 1 ELSE 0 END AS latest,
-           MAX(CASE WHEN position = total THEN match_id END) AS last_match,
-           MAX(CASE WHEN position = total THEN completed_at END) AS last_completed_at
+           MAX(CASE WHEN starts = 1 THEN match_id END) AS first_match,
+           MAX(CASE WHEN starts = 1 THEN completed_at END) AS first_completed_at,
+           MAX(CASE WHEN ends = 1 THEN match_id END) AS last_match,
+           MAX(CASE WHEN ends = 1 THEN completed_at END) AS last_completed_at
     FROM ordered
     GROUP BY player_id, season, mode, won, position - within_kind
+),
+ended_runs AS (
+    SELECT player_id, season, mode, CASE WHEN won = 1 THEN TRUE ELSE FALSE END AS won,
+           first_completed_at, first_match, last_completed_at, last_match, length
+    FROM runs WHERE latest = 0
 ),
 streaks AS (
     SELECT player_id, season, mode,
@@ -185,7 +202,10 @@ streaks AS (
            MAX(CASE WHEN won = 1 THEN length ELSE 0 END) AS win_best,
            MAX(CASE WHEN won = 0 AND latest = 1 THEN length ELSE 0 END) AS loss_current,
            MAX(CASE WHEN won = 0 THEN length ELSE 0 END) AS loss_best,
-           MAX(last_match) AS last_match, MAX(last_completed_at) AS last_completed_at
+           MAX(CASE WHEN latest = 1 THEN last_match END) AS last_match,
+           MAX(CASE WHEN latest = 1 THEN last_completed_at END) AS last_completed_at,
+           MAX(CASE WHEN latest = 1 THEN first_match END) AS current_first_match,
+           MAX(CASE WHEN latest = 1 THEN first_completed_at END) AS current_first_completed_at
     FROM runs
     GROUP BY player_id, season, mode
 ),
@@ -296,7 +316,7 @@ STREAKS = Figures(
     counts=("win_current", "win_best", "loss_current", "loss_best"),
     field="win_current, win_best, loss_current, loss_best, last_match",
     subject=lambda player, key: f"player {player}, streaks ({_variant_label(*key)})",
-    written=("last_completed_at",),
+    written=("last_completed_at", "current_first_completed_at", "current_first_match"),
 )
 MODES = Figures(
     ModeStats,
@@ -351,14 +371,35 @@ def _chunk_differences(
 
 def _figures_write(cursor, players: Sequence[int], cups: str) -> None:
     """Write the rows the history gives ``players`` over their stored ones (deleted, then
-    inserted from :func:`expected_sql`)."""
+    inserted from :func:`expected_sql`), and their ended streak runs, which the ladder counts
+    a match completed before the latest one from (``stats.services``)."""
     vendor = cursor.db.vendor
     stored, params = id_in('"player_id"', players, vendor)
-    for figures in FIGURES:
-        cursor.execute(f"DELETE FROM {_table(figures.model)} WHERE {stored}", params)
+    for model in (*(figures.model for figures in FIGURES), EndedRun):
+        cursor.execute(f"DELETE FROM {_table(model)} WHERE {stored}", params)
     seated, params = id_in('s."player_id"', players, vendor)
     for figures in FIGURES:
         cursor.execute(figures.write_sql(seated, cups), params)
+    columns = ", ".join(ENDED_COLUMNS)
+    cursor.execute(
+        f"INSERT INTO {_table(EndedRun)} ({columns}) {expected_sql(seated, cups)} "
+        f"SELECT {columns} FROM ended_runs ORDER BY {', '.join(ENDED_COLUMNS[:3])}, first_match",
+        params,
+    )
+
+
+ENDED_COLUMNS = (
+    "player_id",
+    "season",
+    "mode",
+    "won",
+    "first_completed_at",
+    "first_match",
+    "last_completed_at",
+    "last_match",
+    "length",
+)
+"""The columns of an ended streak run (``stats.models.EndedRun``) that the history gives."""
 
 
 def _reads_by_index(cursor) -> None:

@@ -11,7 +11,7 @@ from matches.kort.rules import Outcome, RoundResult, Team, round_stats
 from ranking.rebuild import SEAT_CUPS
 from ranking.services import match_void
 from stats import rebuild_pairs
-from stats.models import ModeStats, PairFigures, PairSide, StreakFigures
+from stats.models import EndedRun, ModeStats, PairFigures, PairSide, StreakFigures
 from tests.api_steps import PLAYERS, ids_of, match_play, round_body
 
 KORT = round_body(0, 7, 0, "stop")
@@ -152,6 +152,30 @@ def test_streaks_follow_the_matches_in_order(ladder):
     assert (streaks.win_current, streaks.win_best, streaks.loss_best) == (1, 1, 1)
     pair = PairFigures.objects.get(player=amir, side="partner", season=0, mode="all", other=cyrus)
     assert (pair.matches, pair.won, pair.cups) == (3, 2, 15)
+
+
+def ended_runs() -> list:
+    runs = EndedRun.objects.values_list(
+        "player_id", "season", "mode", "won", "first_match", "last_match", "length"
+    )
+    current = StreakFigures.objects.exclude(last_match=None).values_list(
+        "player_id", "season", "mode", "current_first_match", "current_first_completed_at"
+    )
+    return [sorted(runs), sorted(current)]
+
+
+def test_the_fix_writes_the_runs_the_ladder_keeps(ladder):
+    """The ladder counts a late match from the ended runs and the current run's first match
+    (KORT_RULES §12): the fix writes them as the finalizations and the void left them."""
+    amir = ladder[0]
+    kept = ended_runs()
+    assert kept[0], "the ladder has ended runs"
+    EndedRun.objects.filter(player=amir).delete()
+    StreakFigures.objects.filter(player=amir).update(win_best=9, current_first_match=None)
+
+    pairs_rebuild(fix=True)
+
+    assert ended_runs() == kept
 
 
 def test_a_rounds_counts_read_its_outcome_winner_and_shutout_team_only():
