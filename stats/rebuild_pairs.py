@@ -375,7 +375,8 @@ def _figures_write(cursor, players: Sequence[int], cups: str) -> None:
     a match completed before the latest one from (``stats.services``)."""
     vendor = cursor.db.vendor
     stored, params = id_in('"player_id"', players, vendor)
-    for model in (*(figures.model for figures in FIGURES), EndedRun):
+    models: list[type[Model]] = [*(figures.model for figures in FIGURES), EndedRun]
+    for model in models:
         cursor.execute(f"DELETE FROM {_table(model)} WHERE {stored}", params)
     seated, params = id_in('s."player_id"', players, vendor)
     for figures in FIGURES:

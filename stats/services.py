@@ -390,7 +390,9 @@ def streaks_follow(table: MatchTable) -> list[Statement]:
         for row in read(*table.humans, table.season, str(table.mode))
     }
     key = (table.completed_at, table.match_id)
-    ended, gone, rows = [], [], []
+    ended: list[dict[str, Any]] = []
+    gone: list[int] = []
+    rows = []
     for player_id in table.humans:
         won = table.won(player_id)
         for season, mode in table.variants():

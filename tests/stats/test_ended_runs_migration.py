@@ -14,7 +14,7 @@ from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE_THE_RUNS = {"stats": "0005_pairs_streaks_modes"}
+BEFORE_THE_RUNS: dict[str, str | None] = {"stats": "0005_pairs_streaks_modes"}
 START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
@@ -37,23 +37,30 @@ def test_the_runs_are_filled_from_the_history():
     seats = apps.get_model("matches", "Seat").objects
     # Amir's matches by completion (minutes), created in another order: ranked won, won,
     # room lost, ranked lost, a void won, ranked won; two at minute 5, ordered by id.
-    plan = [(5, "ranked", True), (1, "ranked", True), (3, "room", False), (5, "ranked", False)]
-    plan += [(6, "ranked", True, "void"), (9, "ranked", True), (2, "room", True, "in_progress")]
+    plan = [
+        (5, "ranked", True, "finalized"),
+        (1, "ranked", True, "finalized"),
+        (3, "room", False, "finalized"),
+        (5, "ranked", False, "finalized"),
+        (6, "ranked", True, "void"),
+        (9, "ranked", True, "finalized"),
+        (2, "room", True, "in_progress"),
+    ]
     ids = {}
-    for minute, mode, won, *status in plan:
-        completed = status != ["in_progress"]
+    for minute, mode, won, status in plan:
+        completed = status != "in_progress"
         match = matches.create(
             mode=mode,
             target_wins=3 if mode == "ranked" else 7,
             first_trump_seat=0,
             next_trump_seat=0,
-            status=status[0] if status else "finalized",
+            status=status,
             winner=("A" if won else "B") if completed else None,
             season=1 if completed else None,
             completed_at=START + timedelta(minutes=minute) if completed else None,
-            voided_at=START if status == ["void"] else None,
-            void_reason="a broken table" if status == ["void"] else "",
-            void_season=1 if status == ["void"] else None,
+            voided_at=START if status == "void" else None,
+            void_reason="a broken table" if status == "void" else "",
+            void_season=1 if status == "void" else None,
         )
         ids[minute, won] = match.pk
         for seat, player in enumerate([amir, bita, robo, robi]):
