@@ -16,10 +16,12 @@ order), then the current season's row (shared, voids only), then the players' ro
 (:func:`players_locked`), then the statistics rows (in player id order, by the statements of
 ``stats.services``: all time, the season's, the mode's), then the §12 rows of the match's
 human players, the pair rows (in the order of their unique key, player first) and then the
-streak rows (player, season, mode), then the board's total and its counts in increasing cups
+streak rows (their ended runs, then their streak row, player, season, mode), then the board's
+total and its counts in increasing cups
 (``ranking.board.board_moves``). The writes from the ledger to the board's counts are one
 sequence of statements run in that order (``bulk.updates.run``: one round trip on
-PostgreSQL); the streak rows are read before it, without a lock, and the board's total row
+PostgreSQL); the streak rows (and, for a void or a match completed before the latest one, the
+runs next to it) are read before it, without a lock, and the board's total row
 is claimed before it (``ranking.board.board_claim``), which locks nothing but a total row it
 makes: the season's first move, which builds the counts after the sequence, while a
 concurrent writer, holding only its own players' rows, waits for it. The §12 rows are keyed by a

@@ -3,13 +3,15 @@ and for its season (§10), and per mode, or take a voided one back out (§11); t
 cups; and the figures of §12, partners, opponents and streaks (:class:`MatchTable`).
 
 How the streaks stay right (§12: ordered by completion time, then match id; a void match taken
-out as if never played): each streak row remembers the latest match it counted. A match
-finalized after that one, the usual case, moves the row by one step (``Streaks.after``). A
-void, or a match finalized out of that order (completed before one already counted), has the
-row counted again from the player's history in that season and mode (:func:`streaks_counted`,
-one ordered read of the player's finalized matches of that season and mode). Runs are not
-additive: taking a match out of the middle can join two runs or shorten the best one, which
-no stored sum could tell.
+out as if never played): a player's streaks of a season and mode are stored as runs, the
+current one in the streak row (from its first match to the latest match counted) and the runs
+before it as ``EndedRun`` rows. A match completed after the latest one, the usual case,
+extends the current run or ends it and starts the next, reading nothing more than the streak
+row (:func:`streaks_after`). A void, or a match finalized out of that order (completed before
+one already counted, as after a broker outage), changes the runs next to it only
+(``rules.RunWindow``): it extends, joins or splits them, and a split or a void reads the
+matches of that one run (:func:`streaks_moved`). Runs are not additive: taking a match out
+of the middle can join two runs or shorten the best one, which no stored sum could tell.
 """
 
 from __future__ import annotations
@@ -519,9 +521,9 @@ def streaks_moved(
         first_completed_at=at, first_match__lte=match_id
     )
     first_order = ("first_completed_at", "first_match")
-    earlier = up_to_key.order_by(*(f"-{name}" for name in first_order))[:2]
+    earlier = list(up_to_key.order_by(*(f"-{name}" for name in first_order))[:2])
     later = list(after_key.order_by(*first_order)[:1])
-    stored = {_run_of(row): row.pk for row in [*reversed(earlier), *later]}
+    stored = {_run_of(row): row.pk for row in [*earlier[::-1], *later]}
     near = [*stored]
     current = state.current
     if current is not None and not later:

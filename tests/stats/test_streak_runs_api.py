@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from matches.models import Match
 from players.services import player_create
@@ -97,6 +98,37 @@ def test_voids_in_the_middle_split_and_join_runs(service, api, cast, held):
     match_void(match_ids[7], "a broken table")  # the latest again: a win is current
     assert amir_streaks(api, cast) == streaks((1, 3), (0, 1))
     assert Match.objects.filter(status="void").count() == 4
+
+
+def statements_of(finalize) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        assert finalize()
+    return [
+        q["sql"]
+        for q in captured.captured_queries
+        if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
+    ]
+
+
+def test_a_match_finalized_in_order_reads_no_run_and_writes_ended_runs_in_one_statement(
+    service, cast, held
+):
+    """In completion order (the usual case), a finalization reads the streak rows alone: a
+    match that extends every player's current run writes no run, one that ends runs writes
+    them in one statement (KORT_RULES §12)."""
+    for won in (True, True):
+        assert match_finalize(completed(service, cast, won))
+    extending = completed(service, cast, True)
+    ending = completed(service, cast, False)
+
+    extends = statements_of(lambda: match_finalize(extending))
+    ends = statements_of(lambda: match_finalize(ending))
+
+    for statements in (extends, ends):
+        assert not [sql for sql in statements if sql.startswith("SELECT") and "endedrun" in sql]
+        assert not [sql for sql in statements if 'FROM "matches_seat"' in sql]  # no history
+    assert len(ends) == len(extends) + 1
+    assert len([sql for sql in ends if sql.startswith('INSERT INTO "stats_endedrun"')]) == 1
 
 
 @contextmanager
