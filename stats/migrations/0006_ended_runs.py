@@ -96,8 +96,16 @@ ON CONFLICT (player_id, season, mode) DO UPDATE SET
 """
 
 
+STALE = """
+UPDATE stats_streakfigures SET win_current = 0, win_best = 0, loss_current = 0, loss_best = 0,
+    last_completed_at = NULL, last_match = NULL
+WHERE last_match IS NOT NULL AND current_first_match IS NULL
+"""
+
+
 def runs_filled(apps, schema_editor):
-    """Each chunk of players by id: their ended runs inserted, their streak rows written."""
+    """Each chunk of players by id: their ended runs inserted, their streak rows written; then
+    the rows of no match left."""
     with schema_editor.connection.cursor() as cursor:
         after = 0
         while True:
@@ -108,10 +116,12 @@ def runs_filled(apps, schema_editor):
             )
             last = cursor.fetchone()[0]
             if last is None:
-                return
+                break
             cursor.execute(ENDED, {"after": after, "last": last})
             cursor.execute(FIGURES, {"after": after, "last": last})
             after = last
+        # A row naming a latest match that the history no longer gives holds no match.
+        cursor.execute(STALE)
 
 
 class Migration(migrations.Migration):

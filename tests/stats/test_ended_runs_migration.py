@@ -65,9 +65,17 @@ def test_the_runs_are_filled_from_the_history():
         ids[minute, won] = match.pk
         for seat, player in enumerate([amir, bita, robo, robi]):
             seats.create(match=match, seat=seat, player=player, match_created_at=START)
-    # A row the earlier ladder wrote, with figures the history does not give.
-    apps.get_model("stats", "StreakFigures").objects.create(
-        player=amir, season=0, mode="all", win_current=7, win_best=7
+    # Rows the earlier ladder wrote, with figures the history does not give.
+    streak_rows = apps.get_model("stats", "StreakFigures").objects
+    streak_rows.create(player=amir, season=0, mode="all", win_current=7, win_best=7)
+    streak_rows.create(
+        player=amir,
+        season=2,
+        mode="all",
+        win_current=1,
+        win_best=1,
+        last_match=0,
+        last_completed_at=START,
     )
 
     migrate({})
@@ -106,6 +114,8 @@ def test_the_runs_are_filled_from_the_history():
     room = StreakFigures.objects.get(player_id=amir.pk, season=0, mode="room")
     assert (room.loss_current, room.loss_best, room.current_first_match) == (1, 1, lost_room)
     assert not EndedRun.objects.filter(player_id=amir.pk, mode="room").exists()
+    gone = StreakFigures.objects.get(player_id=amir.pk, season=2, mode="all")
+    assert (gone.win_current, gone.win_best, gone.last_match) == (0, 0, None)
     # Bita lost every match Amir won; the bot has no runs.
     bita_all = StreakFigures.objects.get(player_id=bita.pk, season=0, mode="all")
     assert (bita_all.loss_current, bita_all.win_best, bita_all.loss_best) == (1, 1, 1)
