@@ -43,6 +43,7 @@ from matches.kort.rules import (
     StreakRun,
     Streaks,
     Team,
+    streaks_of_runs,
     team_of,
 )
 from matches.models import MatchStatus, Seat
@@ -541,10 +542,8 @@ def streaks_moved(
         kind: _best_after(variant, kind, state.streaks, window.runs, [*runs, current], gone)
         for kind in (True, False)
     }
-    win, loss = (0, 0) if current is None else (current.length, 0)
-    if current is not None and not current.won:
-        win, loss = 0, current.length
-    return StreakState(Streaks(win, best[True], loss, best[False]), current, runs, gone)
+    streaks = replace(streaks_of_runs((), current), win_best=best[True], loss_best=best[False])
+    return StreakState(streaks, current, runs, gone)
 
 
 def _run_of(row: EndedRun) -> StreakRun:

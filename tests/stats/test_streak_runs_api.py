@@ -4,6 +4,7 @@ matches in (after a broker outage, queued matches finalize in another order), wi
 the middle of runs; and a match finalized out of order reads the runs it touches, not the
 player's history."""
 
+import random
 from contextlib import contextmanager
 
 import pytest
@@ -179,3 +180,44 @@ def test_a_match_finalized_out_of_order_reads_the_runs_it_touches_not_the_histor
     assert amir_streaks(api, cast) == streaks((1, 1), (0, 1))
     assert amir_streaks(api, others) == streaks((1, 1), (0, 1))
     assert long < short * 1.5, (short, long)
+
+
+def counted(results: list[bool]) -> dict:
+    """§12 by brute force over results in completion order: the trailing run is current, the
+    longest of each kind the best."""
+    best = {True: 0, False: 0}
+    run = 0
+    for number, won in enumerate(results):
+        run = run + 1 if number and results[number - 1] == won else 1
+        best[won] = max(best[won], run)
+    current = {True: 0, False: 0}
+    if results:
+        current[results[-1]] = run
+    return streaks((current[True], best[True]), (current[False], best[False]))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_any_finalization_order_and_voids_give_the_count_over_the_matches_left(
+    service, api, cast, held, seed
+):
+    """Matches of both modes finalized in a random order, some voided as they come, give the
+    streaks of a direct count over the not void matches in completion order (KORT_RULES §12),
+    for all time and each mode."""
+    rng = random.Random(seed)
+    plan = [(rng.random() < 0.6, rng.choice(["ranked", "ranked", "room"])) for _ in range(18)]
+    match_ids = [completed(service, cast, won, mode) for won, mode in plan]
+    order = rng.sample(range(len(plan)), len(plan))
+    finalized: set[int] = set()
+    voided: set[int] = set()
+    for step, number in enumerate(order):
+        assert match_finalize(match_ids[number])
+        finalized.add(number)
+        if step % 4 == 3:
+            gone = rng.choice(sorted(finalized - voided))
+            match_void(match_ids[gone], "a broken table")
+            voided.add(gone)
+        left = [n for n in range(len(plan)) if n in finalized and n not in voided]
+        assert amir_streaks(api, cast) == counted([plan[n][0] for n in left]), (step, seed)
+    for mode in ("ranked", "room"):
+        left = [n for n in range(len(plan)) if n not in voided and plan[n][1] == mode]
+        assert amir_streaks(api, cast, mode=mode) == counted([plan[n][0] for n in left])
