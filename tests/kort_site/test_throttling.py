@@ -71,9 +71,7 @@ def forwarded(api, peer: str, header: str) -> int:
     return api.client.get(LEADERBOARD, REMOTE_ADDR=peer, HTTP_X_FORWARDED_FOR=header).status_code
 
 
-def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_count(
-    api, rates, behind_a_proxy
-):
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_count(api, rates, behind_a_proxy):
     rates(anon="2/min")
 
     first = [forwarded(api, "10.1.0.5", "203.0.113.7") for _ in range(2)]
