@@ -1,4 +1,4 @@
-"""The client's address behind a proxy (README "Behind a proxy"). When the peer of a request
+"""The client's address behind a proxy (README "The buffering proxy"). When the peer of a request
 (``REMOTE_ADDR``) is in ``KORT_TRUSTED_PROXIES``, the last address of its ``X-Forwarded-For``,
 the one that proxy saw, becomes ``REMOTE_ADDR``: the request rates, the allow list of
 ``/metrics``, the idempotency keys of requests without a credential and gunicorn's access log
