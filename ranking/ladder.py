@@ -44,6 +44,7 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import QuerySet
 
+from bulk.sql import id_in
 from bulk.updates import ByKey, FieldValue, Insert, Statement, Update, Upsert, run, update_values
 from matches.kort.rules import StatsLine
 from players.models import BOARD_ELIGIBLE, Player
@@ -116,11 +117,17 @@ def players_locked(player_ids: Iterable[int]) -> list[Player]:
     The lock is ``FOR NO KEY UPDATE`` (PostgreSQL; SQLite locks the whole database): it keeps
     other writers of the rows out but lets rows that refer to the players be written (a new
     match's seats, tokens), whose foreign keys take ``KEY SHARE`` locks; with ``FOR UPDATE``
-    a match seating the players would wait, and could deadlock with the holder."""
+    a match seating the players would wait, and could deadlock with the holder. A plain
+    statement: every finalization makes it."""
     ids = sorted(set(player_ids))
     if not ids:
         return []
-    return list(Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
+    connection = connections[router.db_for_write(Player)]
+    table = connection.ops.quote_name(Player._meta.db_table)
+    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_update else ""
+    where, params = id_in("id", ids, connection.vendor)
+    query = f"SELECT * FROM {table} WHERE {where} ORDER BY id{lock}"
+    return list(Player.objects.raw(query, params).using(connection.alias))
 
 
 def ladder_apply(

@@ -15,8 +15,11 @@ from seasons.models import Season, SeasonStatus
 
 def current_season() -> Season:
     """The current season: the newest one (``finalizing`` while its end runs, until the next
-    one opens). The leaderboard is its board (KORT_RULES §10)."""
-    return Season.objects.order_by("-number").first() or _no_season()
+    one opens). The leaderboard is its board (KORT_RULES §10). A plain statement: requests and
+    finalizations read it often."""
+    table = connection.ops.quote_name(Season._meta.db_table)
+    query = f"SELECT * FROM {table} ORDER BY number DESC LIMIT 1"
+    return next(iter(Season.objects.raw(query)), None) or _no_season()
 
 
 def _no_season() -> Season:
