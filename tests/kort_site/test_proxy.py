@@ -173,6 +173,19 @@ def test_a_request_over_a_limit_is_refused_in_json(
     assert list(answer.body) == ["detail"] and phrase in answer.body["detail"], answer.body
 
 
+def test_a_method_nginx_refuses_is_answered_by_the_service_with_its_methods(site):
+    answer = ask(
+        site.proxy,
+        "TRACE",
+        "/api/v1/leaderboard/",
+        headers={"Authorization": f"Api-Key {site.key}"},
+    )
+
+    assert (answer.status, answer.kind) == (405, "application/json"), answer
+    assert answer.allow == "GET, HEAD, OPTIONS"
+    assert answer.body == {"detail": 'Method "TRACE" not allowed.'}
+
+
 def test_a_client_that_stalls_past_the_timeout_is_cut_off_before_gunicorn(site):
     with nginx(site.web, client_timeout="1s") as proxy:
         client = stalled_body(proxy, site.key)
