@@ -16,6 +16,7 @@ from django.utils import timezone
 from players.models import Player
 from ranking.models import SeasonEnd
 from seasons.models import Season
+from tests.migrations import migrate
 
 LAST_RELEASE: dict[str, str | None] = {
     "players": "0009_names_of_30_letters_and_clean_display_names",
@@ -23,15 +24,6 @@ LAST_RELEASE: dict[str, str | None] = {
     "ranking": "0010_season_end_indexes",
 }
 """The last migration of each app the last release had, where it is not the latest."""
-
-
-def migrate(apps_at: dict[str, str | None]):
-    """Migrate the test database to ``apps_at`` ({app: last migration}), every other app to its
-    latest, and return the models of that state."""
-    executor = MigrationExecutor(connection)
-    targets = [(app, apps_at.get(app, name)) for app, name in executor.loader.graph.leaf_nodes()]
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db

@@ -249,6 +249,7 @@ QUIET_SECONDS = 60
 def scans_during(cluster: PgCluster, reads) -> tuple[Counter[str], Counter[str]]:
     """The scans of each table that ``reads()`` made on the primary and on the replica, counted
     once the backends that served them have exited and reported them."""
+    assert cluster.replica_port is not None
     ports = (cluster.primary_port, cluster.replica_port)
     cluster.backends_end()
     before = [Counter(cluster.tables_scanned(port)) for port in ports]
