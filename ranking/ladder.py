@@ -46,7 +46,7 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import QuerySet
 
-from bulk.compiled import CompiledRead
+from bulk.sql import id_in
 from bulk.updates import ByKey, FieldValue, Insert, Statement, Update, Upsert, run, update_values
 from matches.kort.rules import StatsLine
 from players.models import BOARD_ELIGIBLE, Player
@@ -119,31 +119,17 @@ def players_locked(player_ids: Iterable[int]) -> list[Player]:
     The lock is ``FOR NO KEY UPDATE`` (PostgreSQL; SQLite locks the whole database): it keeps
     other writers of the rows out but lets rows that refer to the players be written (a new
     match's seats, tokens), whose foreign keys take ``KEY SHARE`` locks; with ``FOR UPDATE``
-    a match seating the players would wait, and could deadlock with the holder.
-
-    A match's players (at most four) are read by a read compiled once for each number of
-    players (``bulk.compiled``); more (a ban's refund) by the queryset itself."""
+    a match seating the players would wait, and could deadlock with the holder. A plain
+    statement: every finalization makes it."""
     ids = sorted(set(player_ids))
     if not ids:
         return []
-    if len(ids) > MATCH_PLAYERS:
-        return list(_lock(*ids))
-    read = _LOCKED.get(len(ids))
-    if read is None:
-        read = _LOCKED[len(ids)] = CompiledRead(Player, _lock, *[int] * len(ids), for_write=True)
-    return read(*ids)
-
-
-MATCH_PLAYERS = 4
-"""The most players one match seats: the most one compiled lock reads."""
-
-
-def _lock(*ids: int) -> QuerySet[Player]:
-    return Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
-
-
-_LOCKED: dict[int, CompiledRead[Player]] = {}
-"""The compiled :func:`players_locked` reads, by number of players."""
+    connection = connections[router.db_for_write(Player)]
+    table = connection.ops.quote_name(Player._meta.db_table)
+    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_update else ""
+    where, params = id_in("id", ids, connection.vendor)
+    query = f"SELECT * FROM {table} WHERE {where} ORDER BY id{lock}"
+    return list(Player.objects.raw(query, params).using(connection.alias))
 
 
 def ladder_apply(
