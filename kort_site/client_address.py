@@ -1,9 +1,9 @@
-"""The client's address behind a proxy (README "The buffering proxy"). When the peer of a request
-(``REMOTE_ADDR``) is in ``KORT_TRUSTED_PROXIES``, the last address of its ``X-Forwarded-For``,
-the one that proxy saw, becomes ``REMOTE_ADDR``: the request rates, the allow list of
-``/metrics``, the idempotency keys of requests without a credential and gunicorn's access log
-then all see the client. From any other peer the header is ignored, so a client cannot choose
-the address it is counted under."""
+"""The client's address behind a proxy (docs/production.md, "The buffering proxy"). When the
+peer of a request (``REMOTE_ADDR``) is in ``KORT_TRUSTED_PROXIES``, the last address of its
+``X-Forwarded-For``, the one that proxy saw, becomes ``REMOTE_ADDR``: the request rates, the
+allow list of ``/metrics``, the idempotency keys of requests without a credential and
+gunicorn's access log then all see the client. From any other peer the header is ignored, so
+a client cannot choose the address it is counted under."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ JSON, with debug on or off: Django's own 404 and 500 pages (its debug pages incl
 
 The 414 and 431 are answered here so that they are JSON: gunicorn.conf.py lets longer lines
 and fields through to the service (up to gunicorn's own hard limits, past which gunicorn answers
-in HTML; README says what a proxy in front should cap).
+in HTML; docs/production.md says what a proxy in front should cap).
 """
 
 from __future__ import annotations

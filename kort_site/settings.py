@@ -276,8 +276,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker whose broker is gone tries again forever (Celery's default gives up after 100 tries,
 # about 50 minutes), at most 2 s apart (kort_site.celery.Consumer): it carries on by itself
 # within 2 s of the broker being back (API.md "Conventions"). kombu's Redis transport can still
-# make it exit as the connection is lost; README's command runs it under kort_site.supervise,
-# which starts it again.
+# make it exit as the connection is lost; docs/production.md's command runs it under
+# kort_site.supervise, which starts it again.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CONSUMER = "kort_site.celery:Consumer"
 
@@ -402,7 +402,7 @@ if env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Redirecting plain HTTP to HTTPS is the TLS proxy's job, not the service's: the API never
 # redirects (API.md "Conventions") and health checks reach it over plain HTTP. So the deploy
-# check's advice to set SECURE_SSL_REDIRECT is silenced (README: "Behind TLS").
+# check's advice to set SECURE_SSL_REDIRECT is silenced (docs/production.md, "Behind TLS").
 SILENCED_SYSTEM_CHECKS = ["security.W008"]
 
 # Content-Security-Policy on every answer (django-csp): scripts, styles, images and fonts of

@@ -1,9 +1,9 @@
-"""nginx in front of gunicorn as deploy/nginx.conf.template configures it (README "Behind a
-proxy"): clients that stall while sending their headers or their body hold nginx's
-connections, never gunicorn's threads, so every other request is answered within a second;
-the proxy's own refusals (413, 414, 431, 502, 504) are JSON in the API's error shape; a client
-that stalls past the client timeout is cut off without reaching gunicorn; and the service
-counts each client under the address nginx saw, not one the client wrote.
+"""nginx in front of gunicorn as deploy/nginx.conf.template configures it (docs/production.md,
+"The buffering proxy"): clients that stall while sending their headers or their body hold
+nginx's connections, never gunicorn's threads, so every other request is answered within a
+second; the proxy's own refusals (413, 414, 431, 502, 504) are JSON in the API's error shape; a
+client that stalls past the client timeout is cut off without reaching gunicorn; and the
+service counts each client under the address nginx saw, not one the client wrote.
 
 A real nginx (Debian's) and a real gunicorn on free loopback ports (tests.served). Clients
 connect from other loopback addresses (127.0.0.2, ...) to be told apart."""
