@@ -12,20 +12,20 @@ It never touches the configured database. It creates a throwaway database and mi
 gives ``--players`` players ``--history`` finalized ranked matches each of the past (written
 with SQL, their §12 figures and streak runs written by ``rebuild_ladder``'s fix, so an
 out-of-order finalization meets a long history), and starts a private Redis broker on a free
-port, the web service, the worker and Celery beat as README "Production" runs them (``gunicorn
--c gunicorn.conf.py kort_site.wsgi``; ``celery -A kort_site worker --concurrency 2``; ``celery
--A kort_site beat``), with debug off and the throttles off; the worker and beat are started
-again whenever they exit, as compose.yaml's ``restart: unless-stopped`` does. Then
-``--clients`` game servers report ``--rate`` whole ranked matches a second (one ``POST
-/api/v1/matches/`` each, random legal rounds) for a warm-up of ``--between`` seconds and,
-``--outages`` times, stop the broker for ``--down`` seconds, start it again and go on for
-``--between`` seconds. When the stream ends, it waits until every match is finalized.
+port, the web service, the worker and Celery beat as docs/production.md runs them (``gunicorn
+-c gunicorn.conf.py kort_site.wsgi``; ``python -m kort_site.supervise celery -A kort_site worker
+--concurrency 2``, which starts the worker again if it exits; ``celery -A kort_site beat``),
+with debug off and the throttles off. Then ``--clients`` game servers report ``--rate`` whole
+ranked matches a second (one ``POST /api/v1/matches/`` each, random legal rounds) for a
+warm-up of ``--between`` seconds and, ``--outages`` times, stop the broker for ``--down``
+seconds, start it again and go on for ``--between`` seconds. When the stream ends, it waits
+until every match is finalized.
 
 It prints, for each outage, the recovery: the seconds from the broker's return until the last
 match completed while it was down was finalized; then the wait of a match (from its completion
 to its finalization) outside the outages (the anchor: its median), the worst wait, how often
-the worker and beat were started again, and the recoveries and the worst wait as ratios to
-the anchor. Last come the lines ``recovery worst X`` (seconds) and ``recovery ratio Y``. Exit
+the worker was started again, and the recoveries and the worst wait as ratios to the anchor.
+Last come the lines ``recovery worst X`` (seconds) and ``recovery ratio Y``. Exit
 status 1 if a request failed, or the matches are not all finalized within ``--timeout``
 seconds of the stream's end.
 
@@ -43,7 +43,6 @@ import secrets
 import shutil
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -93,74 +92,33 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-class Restartable:
-    """A service that the bench stops and starts again (``command`` with its output in
-    ``logs/<name>-<life>.log``), stopped with the stack it is made with."""
+class Broker:
+    """The bench's own Redis broker on a fixed free port, keeping nothing on disk, which the
+    bench stops and starts again (each life's output in ``logs/broker-<life>.log``); stopped
+    with the stack it is made with."""
 
-    def __init__(
-        self, stack: ExitStack, logs: Path, name: str, command: list[str], env: dict[str, str]
-    ) -> None:
-        self.logs, self.name, self.command, self.env = logs, name, command, env
+    def __init__(self, stack: ExitStack, logs: Path) -> None:
+        self.port = free_port()
+        self.logs = logs
         self.lives = 0
         self.life = ExitStack()
-        self.process: subprocess.Popen[bytes] | None = None
         stack.callback(self.stop)
 
-    def start(self) -> subprocess.Popen[bytes]:
+    def start(self) -> None:
         self.lives += 1
-        name = f"{self.name}-{self.lives}"
-        self.process = self.life.enter_context(service(name, self.command, self.env, self.logs))
-        return self.process
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no"]
+        process = self.life.enter_context(
+            service(f"broker-{self.lives}", command, dict(os.environ), self.logs)
+        )
+        wait_until(lambda: redis_answers(self.port), "the broker", process)
 
     def stop(self) -> None:
         self.life.close()
 
 
-class Broker(Restartable):
-    """The bench's own Redis broker on a fixed free port, keeping nothing on disk."""
-
-    def __init__(self, stack: ExitStack, logs: Path) -> None:
-        self.port = free_port()
-        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
-        command += ["--save", "", "--appendonly", "no"]
-        super().__init__(stack, logs, "broker", command, dict(os.environ))
-
-    def start(self) -> subprocess.Popen[bytes]:
-        process = super().start()
-        wait_until(lambda: redis_answers(self.port), "the broker", process)
-        return process
-
-
-class Supervised(Restartable):
-    """A service started again whenever it exits, as compose.yaml's ``restart:
-    unless-stopped`` does (checked every :data:`SUPERVISE_SECONDS`); ``restarts`` counts it."""
-
-    def start(self) -> subprocess.Popen[bytes]:
-        process = super().start()
-        if self.lives == 1:
-            self.stopping = threading.Event()
-            self.watcher = threading.Thread(target=self._watch, daemon=True)
-            self.watcher.start()
-        return process
-
-    @property
-    def restarts(self) -> int:
-        return self.lives - 1
-
-    def _watch(self) -> None:
-        while not self.stopping.wait(SUPERVISE_SECONDS):
-            if self.process is not None and self.process.poll() is not None:
-                self.life.close()
-                super().start()
-
-    def stop(self) -> None:
-        if self.lives:
-            self.stopping.set()
-            self.watcher.join()
-        super().stop()
-
-
-SUPERVISE_SECONDS = 0.5
+RESTARTED = "; starting it again in"
+"""What ``kort_site.supervise`` logs when the worker exited and it starts it again."""
 
 
 def history_seeded(url: str, players: list[int], per_player: int, rng: random.Random) -> int:
@@ -289,8 +247,8 @@ def bench(args: argparse.Namespace, stack: ExitStack) -> None:
     stack.callback(connections.close_all)  # before the database is dropped
     key = service_key()
     web = ["gunicorn", "-c", "gunicorn.conf.py", "kort_site.wsgi"]
-    worker = ["celery", "-A", "kort_site", "worker", "--loglevel", "info"]
-    worker += ["--concurrency", str(WORKER_CONCURRENCY)]
+    worker = ["kort_site.supervise", sys.executable, "-m", "celery", "-A", "kort_site", "worker"]
+    worker += ["--loglevel", "info", "--concurrency", str(WORKER_CONCURRENCY)]
     beat = ["celery", "-A", "kort_site", "beat", "--loglevel", "info"]
     beat += ["--schedule", str(logs / "celerybeat-schedule")]
     web_process = stack.enter_context(service("web", [sys.executable, "-m", *web], env, logs))
@@ -298,12 +256,11 @@ def bench(args: argparse.Namespace, stack: ExitStack) -> None:
     players = create_players(web_port, key, args.players)
     seeded = history_seeded(url, players, args.history, rng)
     figures_written()
-    supervised = {
-        "worker": Supervised(stack, logs, "worker", [sys.executable, "-m", *worker], env),
-        "beat": Supervised(stack, logs, "beat", [sys.executable, "-m", *beat], env),
-    }
-    wait_until(worker_answers, "the worker", supervised["worker"].start())
-    supervised["beat"].start()
+    worker_process = stack.enter_context(
+        service("worker", [sys.executable, "-m", *worker], env, logs)
+    )
+    wait_until(worker_answers, "the worker", worker_process)
+    stack.enter_context(service("beat", [sys.executable, "-m", *beat], env, logs))
 
     print(
         f"{args.rate:g} ranked matches/s from {args.clients} keep-alive clients, "
@@ -344,8 +301,8 @@ def bench(args: argparse.Namespace, stack: ExitStack) -> None:
         if not any(outage.down <= done < outage.back for outage in outages)
     ]
     anchor = statistics.median(calm)
-    restarts = ", ".join(f"{name} {one.restarts}" for name, one in supervised.items())
-    print(f"{len(measured):,} matches reported, all finalized; restarted on exit: {restarts}")
+    restarts = (logs / "worker.log").read_text(errors="replace").count(RESTARTED)
+    print(f"{len(measured):,} matches reported, all finalized; the worker restarted {restarts}x")
     print(f"anchor: median wait outside the outages {anchor:.2f} s")
     recoveries = []
     for number, outage in enumerate(outages, start=1):

@@ -23,7 +23,6 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from bulk.compiled import CompiledRead
 from bulk.updates import (
     AddedByKey,
     AtLeast,
@@ -373,8 +372,8 @@ class StreakState:
 
 def streaks_follow(table: MatchTable) -> list[Statement]:
     """The statements that move the streaks of the match's human players, for every season and
-    mode it counts in (module docstring): one read of their streak rows now (compiled once per
-    number of players, ``bulk.compiled``), then the ended runs removed and added, and the
+    mode it counts in (module docstring): one read of their streak rows now, then the ended
+    runs removed and added, and the
     streak rows written as plain values (players in id order, then
     :meth:`MatchTable.variants`, in the order of the unique key). A match finalized after the
     latest one counted extends the current run or ends it (:func:`streaks_after`); a void, or a
@@ -382,16 +381,7 @@ def streaks_follow(table: MatchTable) -> list[Statement]:
     (:func:`streaks_moved`)."""
     if not table.humans:
         return []
-    read = _STREAKS_READ.get(len(table.humans))
-    if read is None:
-        kinds = [*[int] * len(table.humans), int, str]
-        read = _STREAKS_READ[len(table.humans)] = CompiledRead(
-            StreakFigures, _streak_rows, *kinds, for_write=True
-        )
-    stored = {
-        (row.player_id, row.season, row.mode): _state_of(row)
-        for row in read(*table.humans, table.season, str(table.mode))
-    }
+    stored = {(row.player_id, row.season, row.mode): _state_of(row) for row in _streak_rows(table)}
     key = (table.completed_at, table.match_id)
     ended: list[dict[str, Any]] = []
     gone: list[int] = []
@@ -416,18 +406,15 @@ def streaks_follow(table: MatchTable) -> list[Statement]:
     ]
 
 
-def _streak_rows(*arguments: int | str) -> QuerySet[StreakFigures]:
-    """The streak rows of the players ``arguments[:-2]`` over all time and the season
-    ``arguments[-2]``, both modes and the mode ``arguments[-1]``."""
-    *player_ids, season, mode = arguments
+def _streak_rows(table: MatchTable) -> QuerySet[StreakFigures]:
+    """The streak rows of the match's human players over all time and its season, both modes
+    and its own."""
     return StreakFigures.objects.filter(
-        player_id__in=player_ids, season__in=[ALL_SEASONS, season], mode__in=[ALL_MODES, mode]
+        player_id__in=table.humans,
+        season__in=[ALL_SEASONS, table.season],
+        mode__in=[ALL_MODES, str(table.mode)],
     )
 
-
-_STREAKS_READ: dict[int, CompiledRead[StreakFigures]] = {}
-"""The compiled reads of :func:`streaks_follow`, by number of players (a match seats four at
-most)."""
 
 ENDED_ORDER = ("player_id", "season", "mode", "first_completed_at", "first_match")
 """The columns of the unique constraint ``ended_run_order``."""
