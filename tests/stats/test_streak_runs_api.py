@@ -128,8 +128,14 @@ def test_a_match_finalized_in_order_reads_no_run_and_writes_ended_runs_in_one_st
     for statements in (extends, ends):
         assert not [sql for sql in statements if sql.startswith("SELECT") and "endedrun" in sql]
         assert not [sql for sql in statements if 'FROM "matches_seat"' in sql]  # no history
-    assert len(ends) == len(extends) + 1
-    assert len([sql for sql in ends if sql.startswith('INSERT INTO "stats_endedrun"')]) == 1
+
+    def ended_runs_written(statements):
+        return sum(sql.count('INSERT INTO "stats_endedrun"') for sql in statements)
+
+    assert (ended_runs_written(extends), ended_runs_written(ends)) == (0, 1)
+    # On PostgreSQL the writes go to the server in one round trip (bulk.updates.run).
+    batched = connection.vendor == "postgresql"
+    assert len(ends) == len(extends) + (0 if batched else 1)
 
 
 @contextmanager
