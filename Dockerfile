@@ -25,7 +25,8 @@ RUN python manage.py compilemessages \
     && chown -R kort /app
 
 USER kort
-EXPOSE 8000
+# 8000: the web service; 9100: the worker's metrics (KORT_WORKER_METRICS_PORT, compose.yaml).
+EXPOSE 8000 9100
 
 # With DJANGO_DEBUG off (the default) gunicorn and the worker refuse to start without
 # DJANGO_SECRET_KEY: see compose.yaml for the variables production sets. gunicorn.conf.py:

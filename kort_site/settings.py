@@ -41,7 +41,8 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_IDEMPOTENCY_PURGE_SECONDS | 3600 | how often Celery beat deletes the idempotency keys older than that |
 | KORT_SEASON_RESET_FLOOR | 0 | T of the soft reset that opens a season: cups up to T stay, half of the rest is kept (KORT_RULES §10) |
 | KORT_METRICS_ALLOW | 127.0.0.0/8,::1 | the networks whose addresses may read `/metrics` (others get a 403) |
-| PROMETHEUS_MULTIPROC_DIR | (none: each process counts alone) | a directory where every web and worker process of a machine writes its metric counts, so `/metrics` adds them up; emptied when gunicorn starts |
+| PROMETHEUS_MULTIPROC_DIR | (none: each process counts alone) | a directory where every web and worker process of a machine writes its metric counts, so `/metrics` adds them up; emptied when gunicorn starts, and when the worker starts (give each its own) |
+| KORT_WORKER_METRICS_PORT | (none) | a port on which the Celery worker serves its processes' metrics, e.g. 9100 |
 | DJANGO_LOG_FORMAT | text | `json`: one JSON object a line from Django, Celery and gunicorn (kort_site.operations.logs) |
 """  # noqa: E501
 
@@ -435,6 +436,7 @@ def _networks(variable: str, default: list[str]) -> tuple:
 
 # Who may read /metrics (API.md "Operating the service"): the loopback unless told otherwise.
 KORT_METRICS_ALLOW = _networks("KORT_METRICS_ALLOW", ["127.0.0.0/8", "::1"])
+KORT_WORKER_METRICS_PORT = env.int("KORT_WORKER_METRICS_PORT", default=None)
 
 # prometheus-client's multiprocess mode (kort_site.operations.metrics): each process writes its
 # counts there from its first metric on, so the directory must exist before any process starts.

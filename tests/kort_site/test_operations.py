@@ -12,10 +12,12 @@ import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 import time_machine
 import yaml
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connections
@@ -26,6 +28,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from conftest import IN_CI
 from kort_site.operations import health
 from kort_site.operations.logs import JsonFormatter
+from kort_site.tasks import sweep_overdue_work
 from matches.models import Match
 from ranking.services import match_finalize, match_void
 from ranking.status import pipeline_figures
@@ -287,10 +290,12 @@ def test_an_open_vote_past_its_deadline_is_overdue(anyone, service, cast):
 
 
 def test_requests_are_counted_by_view_method_and_status(anyone, api):
-    ok = 'kort_http_requests_total{method="GET",status="200",view="leaderboard"}'
-    missing = 'kort_http_requests_total{method="GET",status="404",view="player-detail"}'
+    counts = "django_http_responses_total_by_status_view_method_total"
+    ok = f'{counts}{{method="GET",status="200",view="leaderboard"}}'
+    missing = f'{counts}{{method="GET",status="404",view="player-detail"}}'
     latency = (
-        'kort_http_request_duration_seconds_count{method="GET",status="200",view="leaderboard"}'
+        "django_http_requests_latency_seconds_by_view_method_count"
+        '{method="GET",status="200",view="leaderboard"}'
     )
     before = scrape(anyone)
     for _ in range(3):
@@ -393,3 +398,11 @@ def test_a_finalized_seasons_matches_are_counted_once_per_process(
         assert pipeline_figures().matches_finalized == 2
     with django_assert_num_queries(3):  # no season is open: nothing is counted now
         assert pipeline_figures().matches_finalized == 2
+
+
+def test_a_task_stopped_at_its_soft_time_limit_is_counted(anyone, db):
+    stopped = 'kort_celery_soft_time_limits_total{task="kort_site.sweep"}'
+    before = scrape(anyone)
+    with mock.patch("kort_site.tasks.sweep", side_effect=SoftTimeLimitExceeded()):
+        assert sweep_overdue_work.apply(throw=False).failed()  # as a worker runs it
+    assert scrape(anyone)[stopped] - before.get(stopped, 0) == 1

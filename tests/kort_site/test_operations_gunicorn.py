@@ -113,7 +113,10 @@ def scrape(port: int) -> dict[str, float]:
 
 FINALIZED = "kort_matches_finalized_total{}"
 TASKS = 'kort_celery_tasks_total{"outcome": "success", "task": "ranking.finalize_match"}'
-CREATED = 'kort_http_requests_total{"method": "POST", "status": "201", "view": "match-list"}'
+CREATED = (
+    "django_http_responses_total_by_status_view_method_total"
+    '{"method": "POST", "status": "201", "view": "match-list"}'
+)
 
 
 def test_two_workers_answer_with_the_installations_figures(tmp_path):
