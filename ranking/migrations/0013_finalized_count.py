@@ -14,7 +14,6 @@ def slots_filled(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0014_match_create_body"),
         ("ranking", "0012_reset_after_the_opening"),
     ]
 
