@@ -199,7 +199,7 @@ class LadderCollector(Collector):
         )
         yield CounterMetricFamily(
             "kort_matches_finalized",
-            "Matches finalized (their cups and statistics applied), voided ones included.",
+            "Matches finalized (their cups and statistics applied); a void takes none off.",
             value=figures.matches_finalized,
         )
         yield GaugeMetricFamily(
