@@ -70,7 +70,7 @@ DEV_SECRET_KEY = "insecure-development-key-never-use-in-production"
 # empty SECRET_KEY with a traceback, before the project's check (kort.E001) could say so.
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or DEV_SECRET_KEY
 # Serving with debug off and this development key is refused where the service starts:
-# kort_site.checks.require_real_secret, called by the WSGI app and the Celery worker.
+# kort_site.checks, asked by the WSGI app, the Celery worker and beat (kort_site.celery).
 
 ALLOWED_HOSTS = env.list(
     "DJANGO_ALLOWED_HOSTS", default=["*"] if DEBUG else ["localhost", "127.0.0.1"]
