@@ -55,11 +55,14 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 from rest_framework_api_key.models import APIKey
 
+from kort_site.operations.unavailable import DATABASE_ERRORS, database_down
+
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY = "django_http_requests_latency_seconds_by_view_method"
 RAISED = "exception"
 """The status of the latency django-prometheus records once more when a view raises, before
 Django makes the exception an answer (which is timed with its own status)."""
+DATABASE_UP = "1 when the database answered this scrape's figures, else 0 (and none of them)."
 CREDENTIAL = "kort.credential"
 """Where a request's credential name is left in its WSGI environ, for gunicorn's access log."""
 
@@ -176,12 +179,20 @@ def _serve_worker_counts(**kwargs) -> None:
 
 
 class LadderCollector(Collector):
-    """The ladder's own figures (``ranking.status.pipeline_figures``), read at each scrape."""
+    """The ladder's own figures (``ranking.status.pipeline_figures``), read at each scrape, and
+    whether the database answered them (``kort_database_up``; none of them when it did not)."""
 
     def collect(self) -> Iterator[Metric]:
         from ranking.status import pipeline_figures
 
-        figures = pipeline_figures()
+        try:
+            figures = pipeline_figures()
+        except DATABASE_ERRORS as error:
+            if not database_down(error):
+                raise
+            yield GaugeMetricFamily("kort_database_up", DATABASE_UP, value=0)
+            return
+        yield GaugeMetricFamily("kort_database_up", DATABASE_UP, value=1)
         yield GaugeMetricFamily(
             "kort_matches_waiting",
             "Matches completed and not finalized yet.",
