@@ -1,4 +1,18 @@
+# The buffering proxy in front of the web service (compose.yaml's proxy, `--target proxy`):
+# Debian's nginx, its configuration filled in from the environment as it starts, every file
+# under /tmp/nginx; its workers run as nobody.
+FROM debian:bookworm-slim AS proxy
+
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends nginx gettext-base \
+    && rm -rf /var/lib/apt/lists/*
+COPY deploy/nginx.conf.template deploy/nginx-conf /etc/kort/
+
+EXPOSE 8080
+CMD ["sh", "-c", "mkdir -p /tmp/nginx && /etc/kort/nginx-conf > /tmp/nginx/nginx.conf && exec nginx -p /tmp/nginx/ -c nginx.conf -e stderr"]
+
 # One image for the web service, the Celery worker and beat; they differ only in their command.
+# The last stage: what `docker build .` builds.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -18,6 +18,7 @@ from rest_framework_api_key.models import APIKey
 from kort_site.celery import app as celery_app
 from matches.models import Match
 from players.services import player_create
+from tests.served import PROXY_PROGRAMS
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -35,8 +36,10 @@ PROGRAMS = {
     "browser": ("/usr/bin/chromium", "/usr/bin/chromedriver"),
     "gettext": ("msgfmt",),
     "redis": ("redis-server",),
+    "proxy": PROXY_PROGRAMS,
 }
-"""The programs a marker needs: Debian's Chromium and its driver, gettext's compiler, Redis.
+"""The programs a marker needs: Debian's Chromium and its driver, gettext's compiler, Redis,
+Debian's nginx and envsubst.
 ``cluster`` needs PostgreSQL's server programs and PgBouncer (``tests.pgcluster``)."""
 
 

@@ -48,8 +48,8 @@ accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
 # Request lines and header fields longer than gunicorn's defaults (4094 and 8190 bytes) reach
 # the service, which refuses them with a JSON 414 / 431 (kort_site.middleware): gunicorn's own
 # answers are HTML. Past these hard limits (8190 bytes, gunicorn's most, and 16 KiB) gunicorn
-# still answers in HTML; a proxy in front caps requests below them (README: "Behind TLS,
-# behind a proxy").
+# still answers in HTML; the proxy in front (deploy/nginx.conf.template) passes nothing longer
+# on and answers such requests itself in JSON.
 limit_request_line = 8190
 limit_request_field_size = 16384
 

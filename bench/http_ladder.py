@@ -8,7 +8,7 @@ PostgreSQL server that trusts ``postgres@127.0.0.1:5432``::
 It never touches the configured database. It creates two throwaway databases
 (``kort_httpbench_<run>_app`` and ``..._tpcb``) and a private Redis broker on a free port,
 migrates the first, issues a service key, and starts the web service and the worker the way
-README "Production" runs them: ``gunicorn -c gunicorn.conf.py kort_site.wsgi`` (the
+docs/production.md runs them: ``gunicorn -c gunicorn.conf.py kort_site.wsgi`` (the
 ``GUNICORN_*`` variables of the environment apply) and ``celery -A kort_site worker --loglevel
 info --concurrency 2``, with debug off, a random secret key and the throttles off. It creates
 the players over HTTP, initializes pgbench's TPC-B tables (``pgbench -i -s 10``), then runs,
@@ -65,7 +65,7 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = "postgres://postgres@127.0.0.1:5432"
-WORKER_CONCURRENCY = 2  # as README "Production" and compose.yaml run the worker
+WORKER_CONCURRENCY = 2  # as docs/production.md and compose.yaml run the worker
 PGBENCH_SCALE = 10
 PGBENCH_RUN = ["-c", "4", "-j", "2", "-T", "15"]
 POLL_SECONDS = 0.05

@@ -8,7 +8,7 @@ trusts ``postgres@127.0.0.1:5432``::
 
 It never touches the configured database: it creates a throwaway one (dropped at the end),
 migrates it, writes ``--finalized`` finalized matches into it (one SQL statement), starts a
-private Redis broker on a free port and the web service as README "Production" runs it
+private Redis broker on a free port and the web service as docs/production.md runs it
 (``gunicorn -c gunicorn.conf.py kort_site.wsgi``, two workers, ``PROMETHEUS_MULTIPROC_DIR`` in a
 temporary directory, debug off). Then, ``--requests`` times each, on one keep-alive connection:
 a Redis ``PING`` and a PostgreSQL ``SELECT 1`` from this process (the physical anchors: a

@@ -11,7 +11,7 @@ It never touches the configured database. It makes a private primary and a strea
 broker on free ports, migrates the primary, issues a service key, creates the players, and
 initializes pgbench's TPC-B tables in a second database of the primary. Then, for each of two
 setups, without the replica and with it (``DATABASE_REPLICA_URL``), it starts the services as
-README "Production" runs them on two hosts:
+docs/production.md runs them on two hosts:
 
 - two ``gunicorn -c gunicorn.conf.py kort_site.wsgi``, each one worker of four threads, on two
   ports; the clients split their load between them;

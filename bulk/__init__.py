@@ -1,4 +1,4 @@
-"""The hot paths' SQL without the ORM's compiler on every call, on PostgreSQL and SQLite.
+"""The hot paths' SQL on PostgreSQL and SQLite.
 
 - ``updates``: writes of many rows in one statement, each row to its own values, as plain
   values that one function runs together (one round trip on PostgreSQL). The finalization's
@@ -6,9 +6,6 @@
   the ORM's expression compiler costs more than the statement itself there, and the round
   trips more than both. SQL is built from the models' table and column names only; every
   value is a parameter.
-- ``compiled``: reads the ORM compiles once per database, then runs as raw queries with each
-  call's values: the small reads every request or finalization makes (a round report's locked
-  match, the service key, the current season).
 - ``reads``: with a read replica, which reads must stay on the primary (``primary_reads()``)
   and the request's state the router reads (``kort_site.db_router``).
 """

@@ -1,7 +1,8 @@
 """The API's edges (API.md "Conventions"): under ``/api/`` every path answers with or without
 its trailing slash and never redirects, a body over ``KORT_MAX_BODY_BYTES`` is refused with a
 413 before it is read, a chunked body (``Transfer-Encoding: chunked``, no length) is read as
-any other where the server hands it over whole (gunicorn does) and is a 411 where it does not,
+any other where the server hands it over whole (gunicorn does) and is a 411 where it does not
+(and a 400 when the client drops it or breaks its chunks midway),
 a request line or a header field over the lengths gunicorn refuses by default is a 414 / 431,
 a ``POST``, ``PUT`` or ``PATCH`` with a body that is not JSON is a 415 before any view runs
 (whether or not the view reads its body: nothing is written), and every error answer is
@@ -11,7 +12,7 @@ JSON, with debug on or off: Django's own 404 and 500 pages (its debug pages incl
 
 The 414 and 431 are answered here so that they are JSON: gunicorn.conf.py lets longer lines
 and fields through to the service (up to gunicorn's own hard limits, past which gunicorn answers
-in HTML; README says what a proxy in front should cap).
+in HTML; docs/production.md says what a proxy in front should cap).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from http import HTTPStatus
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from gunicorn.http.errors import ParseException
 from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.utils.mediatypes import media_type_matches
 
@@ -95,7 +97,13 @@ def _chunked_body_read(request: HttpRequest) -> HttpResponse | None:
         detail = "a chunked body is not read by this server: send Content-Length"
         return JsonResponse({"detail": detail}, status=HTTPStatus.LENGTH_REQUIRED)
     limit = settings.KORT_MAX_BODY_BYTES
-    body = request.META["wsgi.input"].read(limit + 1)
+    try:
+        body = request.META["wsgi.input"].read(limit + 1)
+    except (OSError, ParseException) as error:
+        # The client dropped the connection or broke the chunks mid-body: its fault, not the
+        # service's, so a 400 rather than a 500 with a traceback in the error log.
+        detail = f"the chunked request body could not be read whole: {error}"
+        return JsonResponse({"detail": detail}, status=HTTPStatus.BAD_REQUEST)
     if len(body) > limit:
         detail = f"the request body is over {limit} bytes; at most {limit} bytes are accepted"
         return JsonResponse({"detail": detail}, status=HTTPStatus.REQUEST_ENTITY_TOO_LARGE)

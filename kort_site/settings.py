@@ -34,7 +34,7 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_THROTTLE_ANON | 300/min | requests per client address without a valid credential (`none`: no limit) |
 | KORT_THROTTLE_PLAYER | 120/min | requests per player token |
 | KORT_THROTTLE_SERVICE | 20000/min | requests per service key |
-| KORT_NUM_PROXIES | 0 | trusted proxies in front of the service, whose `X-Forwarded-For` gives the client address |
+| KORT_TRUSTED_PROXIES | (none) | the networks of the proxies in front of the service (the one of deploy/nginx.conf.template), whose `X-Forwarded-For` gives the client address; from other peers the header is ignored |
 | KORT_CACHE_URL | CELERY_BROKER_URL if Redis, else process memory | the cache that counts requests, e.g. redis://127.0.0.1:6379/1 |
 | KORT_SEASON_CHECK_SECONDS | 60 | how often Celery beat looks for a season whose end has come (KORT_RULES §10) |
 | KORT_IDEMPOTENCY_HOURS | 24 | how long the first answer to a POST with an `Idempotency-Key` is kept for its repeats |
@@ -106,6 +106,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "kort_site.client_address.ForwardedClientMiddleware",
     "kort_site.operations.metrics.RequestMetricsMiddleware",
     "kort_site.middleware.ApiEdgesMiddleware",
     "kort_site.db_router.ReplicaReadsMiddleware",
@@ -217,7 +218,9 @@ REST_FRAMEWORK = {
         "kort_site.throttles.PlayerRateThrottle",
         "kort_site.throttles.AnonymousRateThrottle",
     ],
-    "NUM_PROXIES": env.int("KORT_NUM_PROXIES", default=0),
+    # A client is counted under REMOTE_ADDR, which kort_site.client_address sets from the
+    # X-Forwarded-For of a trusted proxy only (KORT_TRUSTED_PROXIES).
+    "NUM_PROXIES": 0,
     # JSON in and out (API.md "Conventions"): another content type is a 415.
     "DEFAULT_PARSER_CLASSES": ["kort_site.parsers.SafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -274,8 +277,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker whose broker is gone tries again forever (Celery's default gives up after 100 tries,
 # about 50 minutes), at most 2 s apart (kort_site.celery.Consumer): it carries on by itself
 # within 2 s of the broker being back (API.md "Conventions"). kombu's Redis transport can still
-# make it exit as the connection is lost; README's command runs it under kort_site.supervise,
-# which starts it again.
+# make it exit as the connection is lost; docs/production.md's command runs it under
+# kort_site.supervise, which starts it again.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CONSUMER = "kort_site.celery:Consumer"
 
@@ -400,7 +403,7 @@ if env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Redirecting plain HTTP to HTTPS is the TLS proxy's job, not the service's: the API never
 # redirects (API.md "Conventions") and health checks reach it over plain HTTP. So the deploy
-# check's advice to set SECURE_SSL_REDIRECT is silenced (README: "Behind TLS").
+# check's advice to set SECURE_SSL_REDIRECT is silenced (docs/production.md, "Behind TLS").
 SILENCED_SYSTEM_CHECKS = ["security.W008"]
 
 # Content-Security-Policy on every answer (django-csp): scripts, styles, images and fonts of
@@ -433,6 +436,9 @@ def _networks(variable: str, default: list[str]) -> tuple:
     except ValueError as error:
         raise ImproperlyConfigured(f"{variable}: {error}") from None
 
+
+# The proxies whose X-Forwarded-For names the client (kort_site.client_address): none unless told.
+KORT_TRUSTED_PROXIES = _networks("KORT_TRUSTED_PROXIES", [])
 
 # Who may read /metrics (API.md "Operating the service"): the loopback unless told otherwise.
 KORT_METRICS_ALLOW = _networks("KORT_METRICS_ALLOW", ["127.0.0.0/8", "::1"])

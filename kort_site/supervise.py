@@ -2,14 +2,14 @@
 (a program beside this interpreter first: a virtualenv's ``celery`` needs no activation) and
 starts it again whenever it exits by itself with a failure, until it is told to stop.
 
-The Celery worker is run this way (README, compose.yaml), so that a broker outage never stops
-finalization for good (API.md "Conventions", Redis is not a single point of failure): Celery
+The Celery worker is run this way (docs/production.md, compose.yaml), so that a broker outage never
+stops finalization for good (API.md "Conventions", Redis is not a single point of failure): Celery
 retries a lost broker connection forever (``CELERY_BROKER_CONNECTION_MAX_RETRIES``), but kombu's
-Redis transport (5.7.0, the newest) can raise ``AttributeError: 'NoneType' object has no
-attribute 'hostname'`` while it closes the lost connection with unacknowledged messages on it
-(it tries to hand them back through a connection it has just let go), and the worker treats that
-as unrecoverable and exits. Started again, it waits for the broker and carries on; what it held
-is handed out again by the broker (``visibility_timeout``) or queued again by the sweeper.
+Redis transport (5.7.0, the newest) can raise ``AttributeError: 'NoneType' object has no attribute
+'hostname'`` while it closes the lost connection with unacknowledged messages on it (it tries to
+hand them back through a connection it has just let go), and the worker treats that as unrecoverable
+and exits. Started again, it waits for the broker and carries on; what it held is handed out again
+by the broker (``visibility_timeout``) or queued again by the sweeper.
 
 - SIGTERM, SIGINT, SIGQUIT and SIGHUP are passed on to the command once (its own process group,
   so a terminal's Ctrl-C reaches it once, through this process), and this process then exits

@@ -147,8 +147,8 @@ class PlayerRateThrottle(_RateThrottle):
 
 
 class AnonymousRateThrottle(_RateThrottle):
-    """Requests without a valid credential, counted by client address (``REMOTE_ADDR``, or
-    the address ``NUM_PROXIES`` trusted proxies put in ``X-Forwarded-For``)."""
+    """Requests without a valid credential, counted by client address (``REMOTE_ADDR``: the
+    peer's, or the one a trusted proxy forwarded, :mod:`kort_site.client_address`)."""
 
     scope = "anon"
     rate_setting = "KORT_THROTTLE_ANON"

@@ -17,7 +17,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from rest_framework_api_key.models import APIKey
 
-from bulk.compiled import CompiledRead
 from bulk.reads import primary_reads
 from domain.errors import Conflict, DomainError, NotFound, RuleError
 from matches.fields import json_as_read
@@ -198,7 +197,7 @@ def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
         raise RuleError(
             "seats", f"a player may sit only once; player {repeated[0]} is seated twice"
         )
-    found = {player.pk: player for player in _SEATED(*seat_ids)}
+    found = Player.objects.in_bulk(seat_ids)
     errors = []
     for pid in seat_ids:
         player = found.get(pid)
@@ -209,10 +208,6 @@ def _seat_players(seat_ids: Sequence[int]) -> list[Player]:
     if errors:
         raise RuleError("seats", *errors)
     return [found[pid] for pid in seat_ids]
-
-
-_SEATED = CompiledRead(Player, lambda *ids: Player.objects.filter(pk__in=ids), int, int, int, int)
-"""The four players of a new match's seats (compiled once, ``bulk.compiled``)."""
 
 
 @primary_reads()
@@ -264,48 +259,29 @@ def match_locked(match_id: int) -> tuple[Match, dict[int, BavanVote]]:
     """The match with its row locked, its seats (``seats_in_hand``) and rounds
     (``rounds_in_hand``) read along, and the live votes of its rounds by round id, so a report
     is judged and answered from what is in hand. Three statements (a fourth reads the live
-    votes when a round of the match had one), each compiled once (``bulk.compiled``): a round
-    report makes this read on every call.
+    votes when a round of the match had one): seats by seat, rounds by number (as
+    ``matches.selectors.SEATS_IN_ORDER`` and ``ROUNDS_IN_ORDER`` read them), each round with
+    the id of its live vote (``vote_id``, None for none).
 
     Raises:
         NotFound: no such match.
     """
-    found = _MATCH_LOCKED(match_id)
-    if not found:
+    match = Match.objects.select_for_update(of=("self",)).filter(pk=match_id).first()
+    if match is None:
         raise NotFound("no such match")
-    match = found[0]
-    match.seats_in_hand = _SEATS(match_id)
-    rounds = _ROUNDS_WITH_VOTE(match_id)
-    vote_ids = {round_.pk: round_.__dict__.pop("vote_id") for round_ in rounds}
+    match.seats_in_hand = list(Seat.objects.filter(match_id=match_id).order_by("seat"))
+    with_votes = (
+        Round.objects.filter(match_id=match_id)
+        .annotate(vote_id=F("bavan_vote__id"))
+        .order_by("number")
+    )
+    vote_ids = {round_.pk: round_.vote_id for round_ in with_votes}
+    rounds: list[Round] = [round_ for round_ in with_votes]
     voted = [vote_id for vote_id in vote_ids.values() if vote_id is not None]
     by_id = BavanVote.objects.in_bulk(voted) if voted else {}
     match.rounds_in_hand = rounds
     votes = {pk: by_id[vote_id] for pk, vote_id in vote_ids.items() if vote_id is not None}
     return match, votes
-
-
-_MATCH_LOCKED = CompiledRead(
-    Match,
-    lambda pk: Match.objects.select_for_update(of=("self",)).filter(pk=pk),
-    int,
-    for_write=True,
-)
-_SEATS = CompiledRead(
-    Seat, lambda match: Seat.objects.filter(match_id=match).order_by("seat"), int, for_write=True
-)
-_ROUNDS_WITH_VOTE = CompiledRead(
-    Round,
-    lambda match: (
-        Round.objects.filter(match_id=match)
-        .annotate(vote_id=F("bavan_vote__id"))
-        .order_by("number")
-    ),
-    int,
-    for_write=True,
-)
-"""The reads of :func:`match_locked`: seats by seat, rounds by number (as
-``matches.selectors.SEATS_IN_ORDER`` and ``ROUNDS_IN_ORDER`` read them), each round with the id
-of its live vote (``vote_id``, None for none)."""
 
 
 def _voting_round(match: Match) -> Round | None:

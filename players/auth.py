@@ -9,7 +9,6 @@ from rest_framework.authentication import BaseAuthentication, TokenAuthenticatio
 from rest_framework_api_key.models import APIKey
 from rest_framework_api_key.permissions import KeyParser
 
-from bulk.compiled import CompiledRead
 from bulk.reads import primary_reads
 from players.models import PlayerToken
 from players.services import TOKEN_KEYS
@@ -41,23 +40,16 @@ class ServiceKeyAuthentication(BaseAuthentication):
         key = KeyParser().get(request)
         if key is None:
             return None
-        found = _USABLE_KEY(key.partition(".")[0])
-        if not found or not found[0].is_valid(key):
+        prefix = key.partition(".")[0]
+        service_key = APIKey.objects.get_usable_keys().filter(prefix=prefix).first()
+        if service_key is None or not service_key.is_valid(key):
             raise exceptions.AuthenticationFailed("invalid or revoked service key")
-        service_key = found[0]
         if service_key.has_expired:
             raise exceptions.AuthenticationFailed("this service key has expired")
         return AnonymousUser(), service_key
 
     def authenticate_header(self, request):
         return self.keyword
-
-
-_USABLE_KEY = CompiledRead(
-    APIKey, lambda prefix: APIKey.objects.get_usable_keys().filter(prefix=prefix), str
-)
-"""The unrevoked key with a prefix (``APIKey.objects.get_from_key``'s read, compiled once:
-every request of a game server makes it)."""
 
 
 class IsServiceKey(permissions.BasePermission):

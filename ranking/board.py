@@ -127,9 +127,9 @@ def board_moves(season: int, moves: Iterable[Move]) -> list[Statement]:
     - a ban: ``(cups, None)``; an unban: ``(None, cups)`` (players on this season's board);
     - a void's reversal: ``(cups before, cups after)``, or ``(cups before, None)`` when the
       player is left with no counted match in the season and leaves its board;
-    - a season reset (the players' new totals): the ending season is still the current one
-      while its end runs, so its counts follow the reset totals like any other change; the
-      new season's board starts empty.
+    A season's reset moves no count: the ended season's counts are dropped when the next
+    season opens (:func:`board_retire`), and the new season's board starts empty, each player
+    joining it with their first change of the season, made after their reset.
 
     The writes: the season's total first, then its counts in increasing ``cups``, as
     increments (``INSERT ... ON CONFLICT DO UPDATE`` for the counts, PostgreSQL and SQLite):
@@ -194,7 +194,7 @@ def board_build(season: int) -> None:
 
 def board_retire(season: int) -> None:
     """Remove the counts and total of ``season``, whose board its frozen final standings
-    replace once it is finalized (``ranking.ladder.ladder_reset``, in the transaction that
+    replace once it is finalized (``ranking.ladder.ladder_close``, in the transaction that
     opens the next season): nothing reads a finalized season's counts."""
     using = router.db_for_write(BoardCount)
     BoardCount.objects.using(using).filter(season=season).delete()

@@ -1,15 +1,17 @@
 """The ladder's one write path (KORT_RULES §7, §8, §10, §11; API.md "Leaderboard").
 
-The ladder's state is held in eight places that move together: a player's ``cups``,
-``best_cups`` and ``board_season`` (with ``cups_changed_at``, the leaderboard's tie-break),
-each ledger row's ``cups_after``, the season statistics' ``cups`` and ``best_cups`` (and the
-counts of "My games", all time and per season), the board's counts and its total
-(``ranking.board``). Whoever decides a change of the ladder (a finalized match, a void, a
-ban, a season's soft reset) computes it as a value, a :class:`LadderChange`, from the pure
-rules and what it has read; :func:`ladder_apply` applies it, here and nowhere else, in the
-caller's transaction. ``manage.py rebuild_ladder --fix`` hands its repair to
-:func:`ladder_repair` the same way. Nothing outside this module writes the players' cup
-fields, the ledger, the season statistics' cups or the board's counts.
+The ladder's state moves together: a player's ``cups``, ``best_cups``, ``board_season`` and
+``reset_season`` (with ``cups_changed_at``, the leaderboard's tie-break), each ledger row's
+``cups_after``, the season statistics' ``cups`` and ``best_cups`` (and the counts of "My
+games", all time and per season), the board's counts and its total (``ranking.board``).
+Whoever decides a change of the ladder (a finalized match, a void, a ban) computes it as a
+value, a :class:`LadderChange`, from the pure rules and what it has read; :func:`ladder_apply`
+applies it in the caller's transaction, writing first the pending season reset of those of its
+players whose rows do not have it yet. The season's end writes the reset to every other player
+with :func:`ladder_reset` and drops the ended season's board with :func:`ladder_close`.
+``manage.py rebuild_ladder --fix`` hands its repair to :func:`ladder_repair`. Nothing outside
+this module writes the players' cup fields, the ledger, the season statistics' cups or the
+board's counts.
 
 Lock order, the same for every writer (so no two can deadlock): the match rows first (in id
 order), then the current season's row (shared, voids only), then the players' rows in id order
@@ -44,7 +46,7 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import QuerySet
 
-from bulk.compiled import CompiledRead
+from bulk.sql import id_in
 from bulk.updates import ByKey, FieldValue, Insert, Statement, Update, Upsert, run, update_values
 from matches.kort.rules import StatsLine
 from players.models import BOARD_ELIGIBLE, Player
@@ -117,31 +119,17 @@ def players_locked(player_ids: Iterable[int]) -> list[Player]:
     The lock is ``FOR NO KEY UPDATE`` (PostgreSQL; SQLite locks the whole database): it keeps
     other writers of the rows out but lets rows that refer to the players be written (a new
     match's seats, tokens), whose foreign keys take ``KEY SHARE`` locks; with ``FOR UPDATE``
-    a match seating the players would wait, and could deadlock with the holder.
-
-    A match's players (at most four) are read by a read compiled once for each number of
-    players (``bulk.compiled``); more (a ban's refund) by the queryset itself."""
+    a match seating the players would wait, and could deadlock with the holder. A plain
+    statement: every finalization makes it."""
     ids = sorted(set(player_ids))
     if not ids:
         return []
-    if len(ids) > MATCH_PLAYERS:
-        return list(_lock(*ids))
-    read = _LOCKED.get(len(ids))
-    if read is None:
-        read = _LOCKED[len(ids)] = CompiledRead(Player, _lock, *[int] * len(ids), for_write=True)
-    return read(*ids)
-
-
-MATCH_PLAYERS = 4
-"""The most players one match seats: the most one compiled lock reads."""
-
-
-def _lock(*ids: int) -> QuerySet[Player]:
-    return Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
-
-
-_LOCKED: dict[int, CompiledRead[Player]] = {}
-"""The compiled :func:`players_locked` reads, by number of players."""
+    connection = connections[router.db_for_write(Player)]
+    table = connection.ops.quote_name(Player._meta.db_table)
+    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_update else ""
+    where, params = id_in("id", ids, connection.vendor)
+    query = f"SELECT * FROM {table} WHERE {where} ORDER BY id{lock}"
+    return list(Player.objects.raw(query, params).using(connection.alias))
 
 
 def ladder_apply(
@@ -157,8 +145,9 @@ def ladder_apply(
     ``best_cups`` is the highest total ever reached (§10): a change that lifts the total above
     it lifts it, and nothing lowers it (a void is a new change, stamped now, not a rewrite of
     the past, §11). A match's cups and a void also move the players' cups of ``season``
-    (statistics), whose rows open with the totals before the change; a season's reset moves
-    only the totals, which the new season's rows start from.
+    (statistics), whose rows open with the totals before the change. A player's pending season
+    reset (:func:`_resets_due`) is written first and moves only their totals, which the new
+    season's rows start from.
     """
     season = current_season()
     statements = _resets_due(players, pending_reset(season))
@@ -170,9 +159,8 @@ def ladder_apply(
     totals = {p.pk: p.cups for p in players}
     if change.cups:
         statements += _cups_moved(change, players, at)
-    cups_season = None if change.kind == CupKind.SEASON_RESET else change.season
     statements += stats_follow(
-        SeasonCups(cups_season, totals, {p.pk: p.cups for p in players if p.pk in change.cups}),
+        SeasonCups(change.season, totals, {p.pk: p.cups for p in players if p.pk in change.cups}),
         change.stats,
         season=change.stats_season,
         ranked=change.ranked,

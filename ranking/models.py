@@ -28,9 +28,9 @@ class CupChange(models.Model):
 
     Rows are written only by ``ranking.ladder``, for players whose rows it holds locked, and
     players are never deleted (``PROTECT``), so the database does not check the player key: a
-    check locks the player's row once per ledger row, which at a season's reset (a million
-    rows in the transaction that opens the next season, while the next season's matches wait)
-    was two fifths of the ledger's insert. The match key is checked (a reset has none).
+    check locks the player's row once per ledger row, which in a season's reset (a row per
+    player, a million at a million players) was two fifths of the ledger's insert. The match
+    key is checked (a reset has none).
     """
 
     kind = models.CharField(max_length=12, choices=CupKind.choices, default=CupKind.MATCH)
@@ -147,7 +147,7 @@ class SeasonStanding(models.Model):
     lands in the season current then (§11).
 
     The rows are written only by the season's end, a million in one ``INSERT ... SELECT`` from
-    the players' rows, in the transaction holding the season's row
+    the players' rows, in the step holding the season end's progress row
     (``ranking.season_end.standings_freeze``), so their season and players exist by
     construction, and neither players nor seasons are ever deleted: the two foreign keys are
     not checked by the database (a check per row and key would be most of the statement's

@@ -9,8 +9,9 @@ endpoint: every rank is 1 + the players ahead, counted from the board's counts
 
 A read of several statements (a page: the counts, then the rows; a player: their row, then
 their rank) runs in one snapshot (:func:`one_snapshot`): a change that commits meanwhile (a
-finalized match, a season's reset and opening, which commit in one transaction) is seen by all
-of its statements or by none, so every answer is the board before the change or after it.
+finalized match, a season's opening with its reset pending, read through ``stats.totals``) is
+seen by all of its statements or by none, so every answer is the board before the change or
+after it.
 
 When the counts fail a check (``BoardUnreliable``) the reads count the players instead: the
 same answers, at the cost of a scan, with a warning in the log until ``manage.py

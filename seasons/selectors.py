@@ -8,7 +8,6 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from bulk.compiled import CompiledRead
 from domain.errors import NotFound
 from seasons.dates import one_month_after
 from seasons.models import Season, SeasonStatus
@@ -16,13 +15,11 @@ from seasons.models import Season, SeasonStatus
 
 def current_season() -> Season:
     """The current season: the newest one (``finalizing`` while its end runs, until the next
-    one opens). The leaderboard is its board (KORT_RULES §10). Read by a statement compiled
-    once (``bulk.compiled``): requests and finalizations read it often."""
-    found = _NEWEST()
-    return found[0] if found else _no_season()
-
-
-_NEWEST = CompiledRead(Season, lambda: Season.objects.order_by("-number")[:1])
+    one opens). The leaderboard is its board (KORT_RULES §10). A plain statement: requests and
+    finalizations read it often."""
+    table = connection.ops.quote_name(Season._meta.db_table)
+    query = f"SELECT * FROM {table} ORDER BY number DESC LIMIT 1"
+    return next(iter(Season.objects.raw(query)), None) or _no_season()
 
 
 def _no_season() -> Season:

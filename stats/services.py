@@ -20,7 +20,6 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 
-from bulk.compiled import CompiledRead
 from bulk.updates import AddedByKey, AtLeast, ByKey, Insert, Statement, Update, Upsert, run
 from matches.kort.rules import Mode, StatsLine, Streaks, Team, team_of
 from matches.models import MatchStatus, Seat
@@ -330,23 +329,16 @@ STREAK_WRITE = Upsert(
 
 def streaks_follow(table: MatchTable) -> list[Statement]:
     """The statement that moves the streaks of the match's human players, for every season and
-    mode it counts in (module docstring): one read of their rows now (compiled once per number
-    of players, ``bulk.compiled``), then one write of them all as plain values (in the order of
-    the unique key: players in id order, then :meth:`MatchTable.variants`). A match finalized
-    after the latest one a row counted extends its runs by one step; a void, or a match that
-    comes before that one in completion order, has the row counted again from the player's
-    history (:func:`streaks_counted`)."""
+    mode it counts in (module docstring): one read of their rows now, then one write of them
+    all as plain values (in the order of the unique key: players in id order, then
+    :meth:`MatchTable.variants`). A match finalized after the latest one a row counted extends
+    its runs by one step; a void, or a match that comes before that one in completion order,
+    has the row counted again from the player's history (:func:`streaks_counted`)."""
     if not table.humans:
         return []
     variants = table.variants()
-    read = _STREAKS_READ.get(len(table.humans))
-    if read is None:
-        kinds = [*[int] * len(table.humans), int, str]
-        read = _STREAKS_READ[len(table.humans)] = CompiledRead(
-            StreakFigures, _streak_rows, *kinds, for_write=True
-        )
     stored: dict[tuple[int, int, str], tuple[Streaks, tuple[datetime, int] | None]] = {}
-    for row in read(*table.humans, table.season, str(table.mode)):
+    for row in _streak_rows(table):
         last = None
         if row.last_match is not None:
             assert row.last_completed_at is not None  # the two are written together
@@ -376,18 +368,14 @@ def streaks_follow(table: MatchTable) -> list[Statement]:
     return [Insert(StreakFigures, rows, replacing=STREAK_WRITE)]
 
 
-def _streak_rows(*arguments: int | str) -> QuerySet[StreakFigures]:
-    """The streak rows of the players ``arguments[:-2]`` over all time and the season
-    ``arguments[-2]``, both modes and the mode ``arguments[-1]``."""
-    *player_ids, season, mode = arguments
+def _streak_rows(table: MatchTable) -> QuerySet[StreakFigures]:
+    """The streak rows of the match's human players over all time and its season, both modes
+    and its own."""
     return StreakFigures.objects.filter(
-        player_id__in=player_ids, season__in=[ALL_SEASONS, season], mode__in=[ALL_MODES, mode]
+        player_id__in=table.humans,
+        season__in=[ALL_SEASONS, table.season],
+        mode__in=[ALL_MODES, str(table.mode)],
     )
-
-
-_STREAKS_READ: dict[int, CompiledRead[StreakFigures]] = {}
-"""The compiled reads of :func:`streaks_follow`, by number of players (a match seats four at
-most)."""
 
 
 def player_results(

@@ -1,5 +1,5 @@
 """Moving a test database between migration states, for the tests that migrate databases
-holding rows (the moves of players, sheets and seasons, the board's counts)."""
+holding rows (the upgrade from the last release) or step a migration back."""
 
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor

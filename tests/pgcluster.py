@@ -51,6 +51,16 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` of this machine has not exited yet (an exited process waiting to
+    be reaped, a zombie, has)."""
+    try:
+        status = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return status.rpartition(")")[2].split()[0] != "Z"
+
+
 def server_program(name: str) -> str | None:
     """The path of a PostgreSQL server program (``initdb``, ``pg_ctl``, ``pg_basebackup``), of
     the newest installed major version, or None."""
@@ -225,23 +235,22 @@ class PgCluster:
 
     def backends_end(self) -> None:
         """End every other connection to database :attr:`name` on both servers (PgBouncer's
-        server connections among them, which it opens again when needed) and wait until they
-        are gone: a backend reports the rows it read as it exits (:meth:`rows_read`)."""
+        server connections among them, which it opens again when needed) and wait until their
+        processes have exited: a backend reports what it read as it exits, after it has left
+        ``pg_stat_activity`` (:meth:`rows_read`, :meth:`tables_scanned`)."""
         ports = [self.primary_port] + ([self.replica_port] if self.replica_port else [])
         others = "datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
         for port in ports:
             with self.connect(port) as connection:
-                connection.execute(
-                    f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {others}",
-                    [self.name],
-                )
-                deadline = time.monotonic() + READY_SECONDS
-                while self._one(
-                    connection, f"SELECT count(*) FROM pg_stat_activity WHERE {others}", self.name
-                ):
-                    if time.monotonic() > deadline:
-                        raise RuntimeError(f"connections to {self.name} on {port} did not end")
-                    time.sleep(0.05)
+                query = f"SELECT pid FROM pg_stat_activity WHERE {others}"
+                pids = [pid for (pid,) in connection.execute(query, [self.name]).fetchall()]
+                ending = "SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid"
+                connection.execute(ending, [pids])
+            deadline = time.monotonic() + READY_SECONDS
+            while any(_running(pid) for pid in pids):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"connections to {self.name} on {port} did not end")
+                time.sleep(0.05)
 
     def stop(self) -> None:
         """Stop every server and remove the directory."""
@@ -296,16 +305,32 @@ class PgCluster:
             ).fetchone()
         return int(row[0]) if row else 0
 
-    def replica_caught_up(self, seconds: float = 10) -> None:
-        """Wait until the replica has replayed everything the primary has written."""
-        assert self.replica_port is not None
+    def tables_scanned(self, port: int) -> dict[str, int]:
+        """Scans of each table of database :attr:`name` on the server on ``port`` so far
+        (``pg_stat_user_tables``: sequential and index scans), as its statistics show them:
+        complete for the backends that have exited (:meth:`backends_end`)."""
+        with self.connect(port) as connection:
+            connection.execute("SELECT pg_stat_clear_snapshot()")
+            rows = connection.execute(
+                "SELECT relname, seq_scan + coalesce(idx_scan, 0) FROM pg_stat_user_tables"
+            ).fetchall()
+        return {name: int(scans) for name, scans in rows}
+
+    def wal_position(self) -> str:
+        """The primary's current WAL position (``pg_current_wal_lsn()``)."""
         with self.connect(self.primary_port) as primary:
-            position = self._one(primary, "SELECT pg_current_wal_lsn()")
+            return str(self._one(primary, "SELECT pg_current_wal_lsn()"))
+
+    def replica_caught_up(self, seconds: float = 10) -> str:
+        """Wait until the replica has replayed everything the primary has written; the WAL
+        position it replayed up to."""
+        assert self.replica_port is not None
+        position = self.wal_position()
         deadline = time.monotonic() + seconds
         with self.connect(self.replica_port) as replica:
             while time.monotonic() < deadline:
                 if self._one(replica, "SELECT pg_last_wal_replay_lsn() >= %s", position):
-                    return
+                    return position
                 time.sleep(0.05)
         raise RuntimeError(f"the replica did not replay up to {position} in {seconds} s")
 

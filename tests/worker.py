@@ -50,8 +50,8 @@ def celery_worker(*, broker_url: str | None = None, beat: bool = False, **extra_
 
 @contextmanager
 def readme_worker(*, broker_url: str | None = None, beat: bool = False, **extra_env: str):
-    """:func:`celery_worker` as README's command runs it: under ``kort_site.supervise``, two
-    pool processes, with mingle and gossip."""
+    """:func:`celery_worker` as docs/production.md's command runs it: under
+    ``kort_site.supervise``, two pool processes, with mingle and gossip."""
     with _worker(broker_url, beat, True, extra_env) as worker:
         yield worker
 

@@ -1,7 +1,7 @@
 """The worker survives broker outages (API.md "Conventions", Redis is not a single point of
-failure): README's worker (under ``kort_site.supervise``, with Celery beat) on a Redis of the
-test's own, with the default settings, while a game server keeps creating and completing
-matches through the API. Redis is killed three times for 12 s and started again; the test
+failure): docs/production.md's worker (under ``kort_site.supervise``, with Celery beat) on a
+Redis of the test's own, with the default settings, while a game server keeps creating and
+completing matches through the API. Redis is killed three times for 12 s and started again; the test
 restarts no other process. Every answer is JSON and none is a 5xx, the rates count in process
 memory meanwhile, each outage's matches are finalized within 30 s of Redis being back (by the
 sweeper: their tasks could not be queued), and every match exactly once.

@@ -8,101 +8,37 @@ in-process tasks."""
 
 from __future__ import annotations
 
-import http.client
-import json
-import os
 import socket
-import subprocess
-import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.served import ask, free_port, gunicorn, manage, served_env
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def manage(env: dict, *arguments: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *arguments],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
-
-
+@dataclass
 class Served:
-    """The served service: requests through http.client, answers as (status, type, body)."""
+    """The served service: requests with its service key, answers as (status, type, body)."""
 
-    def __init__(self, port: int, key: str):
-        self.port = port
-        self.key = key
+    port: int
+    key: str
+    folder: Path
 
     def request(self, method: str, path: str, body=None, headers=None, chunked=False):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
-        given = {"Authorization": f"Api-Key {self.key}", "Content-Type": "application/json"}
-        given.update(headers or {})
-        encoded = None if body is None else json.dumps(body).encode()
-        if chunked and encoded is not None:
-            middle = len(encoded) // 2
-            payload = iter([encoded[:middle], encoded[middle:]])
-            connection.request(method, path, body=payload, headers=given, encode_chunked=True)
-        else:
-            connection.request(method, path, body=encoded, headers=given)
-        answer = connection.getresponse()
-        content = answer.read()
-        connection.close()
-        kind = answer.getheader("Content-Type", "")
-        parsed = json.loads(content) if kind.startswith("application/json") else content
-        return answer.status, kind, parsed
+        given = {"Authorization": f"Api-Key {self.key}", **(headers or {})}
+        return ask(self.port, method, path, body, headers=given, chunked=chunked)
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     folder = tmp_path_factory.mktemp("gunicorn")
     port = free_port()
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DATABASE_", "CELERY_", "KORT_CACHE", "DJANGO_", "PYTEST"))
-    }
-    env.update(
-        DATABASE_URL=f"sqlite:///{folder / 'served.sqlite3'}",
-        DJANGO_SECRET_KEY="a-secret-key-for-the-served-test-only-0123456789",
-        DJANGO_SECURE_COOKIES="false",
-        GUNICORN_BIND=f"127.0.0.1:{port}",
-        GUNICORN_WORKERS="1",
-        GUNICORN_ACCESSLOG="",
-    )
-    manage(env, "migrate", "--noinput", "-v", "0")
+    env = served_env(folder, port, GUNICORN_ACCESSLOG=str(folder / "access.log"))
     key = manage(env, "create_service_key", "edges").strip().splitlines()[-1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "kort_site.wsgi"],
-        cwd=ROOT,
-        env=env,
-    )
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            pytest.fail("gunicorn did not start")
-        yield Served(port, key)
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
+    with gunicorn(env, log=folder / "error.log"):
+        yield Served(port, key, folder)
 
 
 def test_a_chunked_round_report_is_read_and_stored(served):
@@ -150,3 +86,22 @@ def test_a_9_kb_header_is_a_json_431(served):
 
     assert (status, kind) == (431, "application/json")
     assert "X-Padding" in answer["detail"]
+
+
+def test_a_chunked_body_the_client_drops_midway_is_a_400_not_a_500(served):
+    head = (
+        "POST /api/v1/players/?dropped=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Authorization: Api-Key {served.key}\r\nContent-Type: application/json\r\n"
+        'Transfer-Encoding: chunked\r\n\r\n5\r\n{"use'
+    )
+    with socket.create_connection(("127.0.0.1", served.port)) as client:
+        client.sendall(head.encode())
+
+    access = served.folder / "access.log"
+    for _ in range(100):
+        logged = [line for line in access.read_text().splitlines() if "dropped=1" in line]
+        if logged:
+            break
+        time.sleep(0.1)
+    assert len(logged) == 1 and '" 400 ' in logged[0], logged
+    assert "Error handling request" not in (served.folder / "error.log").read_text()

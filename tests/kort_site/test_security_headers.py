@@ -92,7 +92,7 @@ def test_check_deploy_with_the_production_settings_warns_only_of_the_domains_cho
     found = set(re.findall(r"\((\w+\.\w+)\)", checked.stdout + checked.stderr))
 
     assert checked.returncode == 0, checked.stderr
-    # README "Behind TLS": subdomains and the preload list are the operator's to decide.
+    # docs/production.md "Behind TLS": subdomains and the preload list are the operator's to decide.
     assert found == {"security.W005", "security.W021"}
 
 

@@ -1,5 +1,5 @@
 """The table at the top of ``kort_site/settings.py`` lists every variable the settings read from
-the environment (README's production section points operators at it)."""
+the environment (docs/production.md points operators at it)."""
 
 import re
 from pathlib import Path

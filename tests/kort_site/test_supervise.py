@@ -1,6 +1,6 @@
-"""The worker's supervision (``python -m kort_site.supervise``, README "Running it"): a command
-that fails is started again, one that exits with 0 or is told to stop is not, and a stop signal
-reaches the command once."""
+"""The worker's supervision (``python -m kort_site.supervise``, docs/production.md "Running the
+pieces"): a command that fails is started again, one that exits with 0 or is told to stop is
+not, and a stop signal reaches the command once."""
 
 import os
 import signal

@@ -2,6 +2,7 @@
 only against that credential's rate, on every endpoint; other requests, bad credentials
 included, count against their client address; over the rate is a 429 with ``Retry-After``."""
 
+import ipaddress
 import os
 import subprocess
 import sys
@@ -58,6 +59,38 @@ def test_a_spoofed_forwarded_address_is_not_another_client(api, rates):
     ]
 
     assert answers == [200, 200, 200, 429]
+
+
+@pytest.fixture
+def behind_a_proxy(settings):
+    """The service trusts the proxies of 10.1.0.0/16 (KORT_TRUSTED_PROXIES)."""
+    settings.KORT_TRUSTED_PROXIES = (ipaddress.ip_network("10.1.0.0/16"),)
+
+
+def forwarded(api, peer: str, header: str) -> int:
+    return api.client.get(LEADERBOARD, REMOTE_ADDR=peer, HTTP_X_FORWARDED_FOR=header).status_code
+
+
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_count(api, rates, behind_a_proxy):
+    rates(anon="2/min")
+
+    first = [forwarded(api, "10.1.0.5", "203.0.113.7") for _ in range(2)]
+    # The last address is the one the proxy saw; what the client wrote before it is ignored.
+    second = [forwarded(api, "10.1.0.5", f"203.0.113.7, 198.51.100.{n}") for n in (1, 1)]
+
+    assert first == [200, 200]
+    assert second == [200, 200]
+    assert forwarded(api, "10.1.0.6", "203.0.113.7") == 429  # the same client, another proxy
+
+
+def test_a_forwarded_address_from_a_peer_that_is_no_trusted_proxy_is_ignored(
+    api, rates, behind_a_proxy
+):
+    rates(anon="2/min")
+
+    answers = [forwarded(api, "198.51.100.9", f"10.1.0.{n}") for n in range(3)]
+
+    assert answers == [200, 200, 429]
 
 
 def test_a_service_key_counts_only_against_its_own_rate(service, api, rates):

@@ -277,6 +277,81 @@ def test_a_body_that_is_not_a_round_is_rejected(service, match_id, raw, fields):
     assert stored_counts() == counts
 
 
+# --- lenient input: a repeated key, a number for a text -------------------------------------
+
+
+def test_a_repeated_key_is_a_400_naming_it_not_its_last_value(service, cast):
+    seats = ", ".join(str(player_id) for player_id in ids_of(cast))
+    raw = f'{{"mode": "room", "seats": [{seats}], "mode": "ranked"}}'
+    counts = stored_counts()
+
+    response = service.client.post(MATCHES, data=raw, content_type="application/json")
+
+    assert_rejected(response, counts, "mode", "appears more than once")
+    assert list(response.data) == ["mode"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "path"),
+    [
+        pytest.param(
+            '{"trump_seat": 0, "tricks": {"A": 3, "B": 3, "A": 7}}', ["tricks", "A"], id="tricks"
+        ),
+        pytest.param(
+            '{"trump_seat": 0, "tricks": {"A": 7, "B": 0}, "bavan": "stop", "bavan_votes": '
+            '[{"seat": 0, "vote": "stop", "at_ms": 1}, {"seat": 2, "seat": 0, "vote": "stop", '
+            '"at_ms": 2}]}',
+            ["bavan_votes", "1", "seat"],
+            id="a-vote",
+        ),
+    ],
+)
+def test_a_repeated_nested_key_is_named_by_its_path(service, match_id, raw, path):
+    counts = stored_counts()
+    response = service.client.post(
+        f"{MATCHES}{match_id}/rounds/", data=raw, content_type="application/json"
+    )
+
+    assert response.status_code == 400, response.data
+    named = response.json()
+    for name in path:
+        assert list(named) == [name], response.data
+        named = named[name]
+    assert "appears more than once" in named[0]
+    assert stored_counts() == counts
+
+
+def test_a_number_for_a_username_makes_no_player(service):
+    response = service.post("/api/v1/players/", {"username": -792})
+
+    assert response.status_code == 400, response.data
+    assert response.data == {"username": ["Not a valid string."]}
+    assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        pytest.param("/api/v1/players/", {"username": "farid", "display_name": 7}, "display_name"),
+        pytest.param(MATCHES, {"mode": "room", "external_id": 12345}, "external_id"),
+        pytest.param(MATCHES, {"mode": "room", "client_version": 1.5}, "client_version"),
+    ],
+)
+def test_a_number_for_a_text_field_is_refused(service, cast, path, body, field):
+    counts = stored_counts()
+    response = service.post(path, {"seats": ids_of(cast), **body})
+
+    assert_rejected(response, counts, field, "Not a valid string.")
+    assert not Player.objects.filter(username="farid").exists()
+
+
+def test_a_number_for_a_belote_pair_is_refused(service):
+    response = service.post("/api/v1/belote/protocols/", {"pairs": {"pair_1": 1, "pair_2": "b"}})
+
+    assert response.status_code == 400, response.data
+    assert response.data == {"pairs": {"pair_1": ["Not a valid string."]}}
+
+
 # --- credentials (API.md "Conventions": service key to write) ---------------------------------
 
 

@@ -1,4 +1,4 @@
-"""The static files as production serves them (README "Players' pages"): ``collectstatic``
+"""The static files as production serves them (docs/production.md): ``collectstatic``
 writes hashed names with gzip copies, the pages link the hashed names, and WhiteNoise serves
 them compressed and cached for a year."""
 

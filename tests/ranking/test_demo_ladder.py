@@ -88,7 +88,7 @@ def test_the_closing_hints_call_manage_py_with_the_python_that_has_django(
     load, monkeypatch, interpreter, called
 ):
     """Run from the project's virtualenv (as ``make run`` does), the hints name its Python, as
-    README's tour does: a bare ``python`` has no Django in a fresh clone."""
+    the docs' commands do: a bare ``python`` has no Django in a fresh clone."""
     monkeypatch.setattr(sys, "executable", str(interpreter))
 
     first, again = load(), load()

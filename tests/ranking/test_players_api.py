@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from players.models import Player
-from tests.api_steps import PLAYERS, player_read
+from tests.api_steps import PLAYERS, korts_won, player_read
 
 
 def test_create_and_read_a_player(service, api):
@@ -47,9 +47,12 @@ def test_an_unknown_player_is_404(api):
     assert api.get(f"{PLAYERS}999999/matches/").status_code == 404
 
 
-def test_a_token_acts_as_its_player(service, cast):
-    first = service.post(f"{PLAYERS}{cast[0].id}/token/")
+def test_a_token_acts_as_its_player(service, api, cast):
+    korts_won(service, cast[2].id, 2)  # two wins for the token's player, at most one for others
+    first = service.post(f"{PLAYERS}{cast[2].id}/token/")
 
     assert first.status_code == 201, first.data
     mine = service.as_player(first.data["token"]).get(f"{PLAYERS}me/stats/")
-    assert (mine.status_code, mine.data["matches_played"]) == (200, 0)
+    assert mine.status_code == 200, mine.data
+    assert (mine.data["matches_played"], mine.data["matches_won"]) == (2, 2)
+    assert mine.data == player_read(api, cast[2].id, "stats/")

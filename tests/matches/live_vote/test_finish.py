@@ -114,8 +114,16 @@ def test_finishing_a_round_reported_whole_is_a_409(clock, table):
 
 def test_finishing_an_unknown_round_is_a_404(clock, table):
     assert table.finish(13, 0).status_code == 404
-    missing = table.service.post("/api/v1/matches/987654/rounds/1/finish/", {"tricks": {}})
-    assert missing.status_code in (400, 404)
+
+
+def test_a_finish_without_tricks_is_a_400_before_the_match_is_looked_up(clock, table):
+    """The body is checked first: no tricks is a 400 naming ``tricks``, on a match that does
+    not exist too (a finish that is well formed gets the 404, tested below)."""
+    for url in (table.url, "/api/v1/matches/987654/"):
+        refused = table.service.post(f"{url}rounds/1/finish/", {"tricks": {}})
+
+        assert refused.status_code == 400, refused.data
+        assert list(refused.data) == ["tricks"]
 
 
 def test_a_finish_needs_a_service_key(going):

@@ -3,8 +3,25 @@ vote, until when, what resolves the vote, and what a refused vote does to the ma
 
 import pytest
 
+from matches.live_vote.models import SeatVote
 from players.services import player_create, player_token
 from tests.matches.live_vote.conftest import at, iso
+
+NOT_A_VOTER = "only the players of seats 0 and 2 (team A, at 7:0) vote on the Bavan"
+
+
+def stored(table) -> tuple:
+    """What a refused vote must leave as it was: the vote, the match and every stored vote."""
+    return table.state(), table.match(), SeatVote.objects.count()
+
+
+def assert_forbidden(refused, phrase: str) -> None:
+    """A 403 in the API's error shape: one ``detail``, coded as a permission refusal, naming
+    the rule."""
+    assert refused.status_code == 403, refused.data
+    assert list(refused.data) == ["detail"]
+    assert refused.data["detail"].code == "permission_denied"
+    assert phrase in refused.data["detail"]
 
 
 def test_a_voter_casts_a_vote_and_gets_the_vote_state(clock, table):
@@ -22,30 +39,37 @@ def test_a_voter_casts_a_vote_and_gets_the_vote_state(clock, table):
 @pytest.mark.parametrize("seat", [1, 3])
 def test_an_opponent_may_not_vote(clock, table, seat):
     table.open_vote()
+    before = stored(table)
 
     refused = table.vote(seat, "stop")
 
-    assert refused.status_code == 403
-    assert table.state()["votes"] == {}
+    assert_forbidden(refused, NOT_A_VOTER)
+    assert stored(table) == before
+    assert before[0]["votes"] == {}
 
 
 def test_a_player_from_another_table_may_not_vote(clock, table):
     table.open_vote()
     stranger = player_create(username="erfan", display_name="Erfan")
+    before = stored(table)
 
     refused = table.api.as_player(player_token(stranger).key).post(
         f"{table.url}rounds/1/vote/", {"vote": "stop"}
     )
 
-    assert refused.status_code == 403
+    assert_forbidden(refused, NOT_A_VOTER)
+    assert stored(table) == before
 
 
 def test_a_vote_needs_a_player_token(clock, table):
     table.open_vote()
+    before = stored(table)
 
     assert table.api.post(f"{table.url}rounds/1/vote/", {"vote": "stop"}).status_code == 401
-    assert table.service.post(f"{table.url}rounds/1/vote/", {"vote": "stop"}).status_code == 403
-    assert table.state()["votes"] == {}
+    by_service = table.service.post(f"{table.url}rounds/1/vote/", {"vote": "stop"})
+    assert_forbidden(by_service, "a player token is required")
+    assert stored(table) == before
+    assert before[0]["votes"] == {}
 
 
 @pytest.mark.parametrize("body", [{}, {"vote": "go"}, {"vote": None}, {"vote": ["stop"]}])
@@ -156,8 +180,10 @@ def test_after_go_the_round_awaits_its_finish_and_takes_no_more_votes(clock, tab
     played = table.match()["rounds"][0]
     assert (played["status"], played["bavan"], played["outcome"]) == ("bavan", "go", None)
     assert table.match()["wins"] == {"A": 0, "B": 0}
-    assert table.vote(1, "stop").status_code == 403
+    before = stored(table)
+    assert_forbidden(table.vote(1, "stop"), NOT_A_VOTER)
     assert table.vote(0, "stop").status_code == 409
+    assert stored(table) == before
 
 
 def test_a_vote_past_the_deadline_resolves_the_vote_first_then_is_a_409(clock, table):
