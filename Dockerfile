@@ -39,9 +39,10 @@ RUN python manage.py compilemessages \
     && chown -R kort /app
 
 USER kort
-EXPOSE 8000
+# 8000: the web service; 9100: the worker's metrics (KORT_WORKER_METRICS_PORT, compose.yaml).
+EXPOSE 8000 9100
 
-# With DJANGO_DEBUG off (the default) gunicorn and the worker refuse to start without
+# With DJANGO_DEBUG off (the default) gunicorn, the worker and beat refuse to start without
 # DJANGO_SECRET_KEY: see compose.yaml for the variables production sets. gunicorn.conf.py:
 # threaded workers with keep-alive, one process per core (a container's CPU quota is not seen
 # there: set GUNICORN_WORKERS), 4 threads each.

@@ -1,15 +1,15 @@
 """The Celery app: settings come from Django's ``CELERY_`` namespace (see settings.py). The
 apps' tasks are registered when Django is set up (``kort_site.apps``), in the worker as in the
-web service. A worker refuses to start with debug off and no real secret key. Around each task
-a worker treats its database connections as Django treats them around a request, and a
-worker whose broker is gone tries it again every 2 s at most (:class:`Consumer`)."""
+web service. A worker or beat refuses to start with debug off and no real secret key. Around
+each task a worker treats its database connections as Django treats them around a request,
+and a worker whose broker is gone tries it again every 2 s at most (:class:`Consumer`)."""
 
 import functools
 import logging.config
 import os
 
 from celery import Celery
-from celery.signals import setup_logging, task_postrun, task_prerun, worker_init
+from celery.signals import beat_init, setup_logging, task_postrun, task_prerun, worker_init
 from celery.worker.consumer import Consumer as CeleryConsumer
 from django.db import close_old_connections
 
@@ -51,10 +51,15 @@ if os.environ.get("DJANGO_LOG_FORMAT") == "json":
 
 
 @worker_init.connect
+@beat_init.connect
 def _refuse_unfit_secret(**kwargs):
-    from kort_site.checks import require_real_secret
+    """A worker or beat with an unfit secret key exits with status 1 and the guard's message
+    (Celery would log an exception raised here and start all the same)."""
+    from kort_site.checks import secret_problem
 
-    require_real_secret()
+    problem = secret_problem()
+    if problem:
+        raise SystemExit(problem)
 
 
 @task_prerun.connect

@@ -115,14 +115,24 @@ def _fingerprint(request: HttpRequest) -> str:
 
 
 def _canonical_body(request: HttpRequest) -> bytes:
-    """The body as canonical JSON when it is JSON, else as sent."""
+    """The body as canonical JSON when it is JSON whose objects name each key once, else as
+    sent (a repeated key is refused, and the body that repeats none is another request)."""
     body = request.body
     if request.content_type == "application/json":
         try:
-            return json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
+            document = json.loads(body, object_pairs_hook=_keys_once)
         except (ValueError, RecursionError):
             return body
+        return json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
     return body
+
+
+def _keys_once(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object, unless it names a key twice (ValueError)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise ValueError("a key is repeated")
+    return found
 
 
 def _refusal(status: HTTPStatus, message: str) -> JsonResponse:

@@ -35,8 +35,9 @@ MAX_TARGET_CHARS = 4094
 request line, which gunicorn.conf.py raises so that the service answers a longer one itself."""
 MAX_HEADER_FIELD_BYTES = 8190
 """The longest header field (name, ``: `` and value) served: gunicorn's default limit."""
-KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
-"""Headers of an error answer that still say something once its body is JSON."""
+BODY_HEADERS = ("content-type", "content-length", "content-disposition", "content-language")
+"""Headers of an error answer that describe its body: the others (``Retry-After``, the security
+headers) are kept once its body is JSON."""
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -160,7 +161,7 @@ def _as_json(response: HttpResponse) -> HttpResponse:
     if not isinstance(body, dict):
         body = {"detail": HTTPStatus(response.status_code).phrase}
     answer = JsonResponse(body, status=response.status_code)
-    for header in KEPT_HEADERS:
-        if header in response:
-            answer[header] = response[header]
+    for header, value in response.items():
+        if header.lower() not in BODY_HEADERS:
+            answer[header] = value
     return answer

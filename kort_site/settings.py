@@ -41,7 +41,8 @@ With no environment at all the service runs on its embedded default: a SQLite fi
 | KORT_IDEMPOTENCY_PURGE_SECONDS | 3600 | how often Celery beat deletes the idempotency keys older than that |
 | KORT_SEASON_RESET_FLOOR | 0 | T of the soft reset that opens a season: cups up to T stay, half of the rest is kept (KORT_RULES §10) |
 | KORT_METRICS_ALLOW | 127.0.0.0/8,::1 | the networks whose addresses may read `/metrics` (others get a 403) |
-| PROMETHEUS_MULTIPROC_DIR | (none: each process counts alone) | a directory where every web and worker process of a machine writes its metric counts, so `/metrics` adds them up; emptied when gunicorn starts |
+| PROMETHEUS_MULTIPROC_DIR | (none: each process counts alone) | a directory where every web and worker process of a machine writes its metric counts, so `/metrics` adds them up; emptied when gunicorn starts, and when the worker starts (give each its own) |
+| KORT_WORKER_METRICS_PORT | (none) | a port on which the Celery worker serves its processes' metrics, e.g. 9100 |
 | DJANGO_LOG_FORMAT | text | `json`: one JSON object a line from Django, Celery and gunicorn (kort_site.operations.logs) |
 """  # noqa: E501
 
@@ -69,7 +70,7 @@ DEV_SECRET_KEY = "insecure-development-key-never-use-in-production"
 # empty SECRET_KEY with a traceback, before the project's check (kort.E001) could say so.
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or DEV_SECRET_KEY
 # Serving with debug off and this development key is refused where the service starts:
-# kort_site.checks.require_real_secret, called by the WSGI app and the Celery worker.
+# kort_site.checks, asked by the WSGI app, the Celery worker and beat (kort_site.celery).
 
 ALLOWED_HOSTS = env.list(
     "DJANGO_ALLOWED_HOSTS", default=["*"] if DEBUG else ["localhost", "127.0.0.1"]
@@ -441,6 +442,7 @@ KORT_TRUSTED_PROXIES = _networks("KORT_TRUSTED_PROXIES", [])
 
 # Who may read /metrics (API.md "Operating the service"): the loopback unless told otherwise.
 KORT_METRICS_ALLOW = _networks("KORT_METRICS_ALLOW", ["127.0.0.0/8", "::1"])
+KORT_WORKER_METRICS_PORT = env.int("KORT_WORKER_METRICS_PORT", default=None)
 
 # prometheus-client's multiprocess mode (kort_site.operations.metrics): each process writes its
 # counts there from its first metric on, so the directory must exist before any process starts.

@@ -1,5 +1,6 @@
 """Keep a process running: ``python -m kort_site.supervise COMMAND [ARG...]`` runs the command
-and starts it again whenever it exits by itself with a failure, until it is told to stop.
+(a program beside this interpreter first: a virtualenv's ``celery`` needs no activation) and
+starts it again whenever it exits by itself with a failure, until it is told to stop.
 
 The Celery worker is run this way (docs/production.md, compose.yaml), so that a broker outage never
 stops finalization for good (API.md "Conventions", Redis is not a single point of failure): Celery
@@ -24,6 +25,8 @@ by the broker (``visibility_timeout``) or queued again by the sweeper.
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -88,12 +91,21 @@ def exit_status(returncode: int) -> int:
     return returncode if returncode >= 0 else 128 - returncode
 
 
+def program(name: str) -> str:
+    """The program ``name`` names: found beside this interpreter first (``celery`` of the
+    virtualenv whose ``python`` runs this module, activated or not), else on ``PATH``."""
+    if os.sep in name:
+        return name
+    search = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    return shutil.which(name, path=search) or name
+
+
 def main(argv: list[str]) -> int:
     if not argv:
         print("usage: python -m kort_site.supervise COMMAND [ARG...]", file=sys.stderr)
         return 2
     logging.basicConfig(format="[%(asctime)s: %(levelname)s/supervise] %(message)s")
-    supervisor = Supervisor(argv)
+    supervisor = Supervisor([program(argv[0]), *argv[1:]])
     for signum in STOP_SIGNALS:
         signal.signal(signum, supervisor.stop)
     return supervisor.run()

@@ -104,3 +104,5 @@ urlpatterns = [
     *operator_path("metrics", MetricsView, "metrics"),
     *i18n_patterns(path("", include("pages.urls"))),
 ]
+
+handler500 = "kort_site.operations.unavailable.server_error"

@@ -122,6 +122,24 @@ class BoardTotal(models.Model):
         return f"season {self.season}: {self.players} player(s) on the board"
 
 
+FINALIZED_SLOTS = 16
+"""The rows of :class:`FinalizedCount`: finalizations of different matches mostly add to
+different rows, so they rarely wait for each other's."""
+
+
+class FinalizedCount(models.Model):
+    """How many matches were ever finalized (``kort_matches_finalized_total``), kept in
+    up to :data:`FINALIZED_SLOTS` rows that a scrape adds up: a finalization adds 1 to the row
+    of its match's id modulo the slots, in its own transaction (``ranking.services``).
+    A void takes nothing off: a voided match was finalized once (KORT_RULES §11)."""
+
+    slot = models.PositiveSmallIntegerField(primary_key=True)
+    matches = models.BigIntegerField(default=0)
+
+    def __str__(self):
+        return f"slot {self.slot}: {self.matches} match(es) finalized"
+
+
 class SeasonStanding(models.Model):
     """One row of a finalized season's frozen final standings (KORT_RULES §10): a player of the
     season's leaderboard at its end, with their final rank, cups at the end, best cups in the

@@ -21,7 +21,7 @@ from django.db import connections, router, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from bulk.updates import FieldValue, Update
+from bulk.updates import FieldValue, Insert, Update, Upsert
 from domain.errors import Conflict, NotFound, RuleError
 from matches.kort.rules import Mode, StatsLine
 from matches.models import Match, MatchStatus, Seat
@@ -29,7 +29,7 @@ from players.models import Player
 from ranking.board import current_season_number
 from ranking.effects import MatchFacts, PlayerEffect, completed_facts, facts_of, match_effect
 from ranking.ladder import BoardStep, LadderChange, ladder_apply, players_locked
-from ranking.models import CupChange, CupKind
+from ranking.models import FINALIZED_SLOTS, CupChange, CupKind, FinalizedCount
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season_shared
 from stats.models import counts_for_the_board
@@ -71,13 +71,21 @@ def match_finalize(match_id: int) -> bool:
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
         players = players_locked(change.player_ids)
         now = timezone.now()
+        slot = match_id % FINALIZED_SLOTS
         ladder_apply(
             change,
             players,
             now,
-            then=[Update(Match, "id", [match_id], {"finalized_at": FieldValue(now)})],
+            then=[
+                Update(Match, "id", [match_id], {"finalized_at": FieldValue(now)}),
+                Insert(FinalizedCount, [{"slot": slot, "matches": 1}], replacing=ONE_MORE),
+            ],
         )
     return True
+
+
+ONE_MORE = Upsert(("slot",), ("matches",), adding=True)
+"""A finalization's 1 added to its slot of the finalized matches' count (created if missing)."""
 
 
 def _claimed(match_id: int) -> bool:

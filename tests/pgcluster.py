@@ -158,6 +158,14 @@ class PgCluster:
             connection.execute(f'CREATE DATABASE "{self.name}"')
         return self
 
+    def primary_stop(self) -> None:
+        """Stop the primary at once (its connections are cut)."""
+        self._pg_ctl(self.root / "primary", "stop", "-m", "immediate")
+
+    def primary_resume(self) -> None:
+        """Start the stopped primary again."""
+        self._pg_ctl(self.root / "primary", "start")
+
     def replica_start(self) -> int:
         """Copy the primary into a streaming replica (``pg_basebackup -R``), start it, wait
         until it accepts reads, and return its port."""

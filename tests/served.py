@@ -49,8 +49,6 @@ class Answer(NamedTuple):
     kind: str
     body: Any
     """The JSON body parsed, any other as bytes."""
-    allow: str | None = None
-    """The ``Allow`` header, if any."""
 
 
 def ask(
@@ -84,7 +82,7 @@ def ask(
         connection.close()
     kind = answer.getheader("Content-Type", "")
     parsed = json.loads(content) if kind.startswith("application/json") else content
-    return Answer(answer.status, kind, parsed, answer.getheader("Allow"))
+    return Answer(answer.status, kind, parsed)
 
 
 def served_env(folder: Path, port: int, **settings: str) -> dict[str, str]:

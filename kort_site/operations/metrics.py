@@ -1,29 +1,46 @@
 """The service's Prometheus metrics (API.md "Operating the service").
 
-- ``kort_http_requests_total`` and ``kort_http_request_duration_seconds``: every answer, by
-  view (the URL pattern's name), method and status, from :class:`RequestMetricsMiddleware`;
+- django-prometheus' request metrics, from :class:`RequestMetricsMiddleware`: among them
+  ``django_http_responses_total_by_status_view_method`` (every answer by status, view (the URL
+  pattern's name) and method) and ``django_http_requests_latency_seconds_by_view_method`` (its
+  seconds, by view and method and here also by status);
 - ``kort_celery_tasks_total`` and ``kort_celery_task_duration_seconds``: every task run, by
   task and outcome (``success``, ``failure``, ``retry``, ...), from Celery's signals;
+  ``kort_celery_soft_time_limits_total``: tasks stopped at the soft time limit, by task;
 - ``kort_queue_publish_failures_total``: tasks that could not be handed to the broker
   (``delivery.queue``);
-- the ladder's figures, read from the database at each scrape (``ranking.status``).
+- the ladder's figures, read from the database at each scrape (``ranking.status``), and
+  ``kort_database_up``.
 
 With ``PROMETHEUS_MULTIPROC_DIR`` set, every process (each gunicorn worker, each Celery pool
 process) writes its counts to files in that directory and a scrape adds them up, so the
 figures are the installation's whichever process answers (prometheus-client's multiprocess
-mode; ``gunicorn.conf.py`` empties the directory when gunicorn starts). Without it, as on the
-embedded default, a scrape reads this process's counts.
+mode; ``gunicorn.conf.py`` empties the directory when gunicorn starts, the Celery worker when
+it starts, and with ``KORT_WORKER_METRICS_PORT`` the worker serves its processes' sum on that
+port). Without it, as on the embedded default, a scrape reads this process's counts.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from pathlib import Path
 
-from celery.signals import task_postrun, task_prerun, worker_process_shutdown
+from celery.exceptions import SoftTimeLimitExceeded
+from celery.signals import (
+    task_failure,
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_process_shutdown,
+    worker_ready,
+)
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django_prometheus.middleware import Metrics, PrometheusAfterMiddleware
 from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
@@ -32,37 +49,36 @@ from prometheus_client import (
     disable_created_metrics,
     generate_latest,
     multiprocess,
+    start_http_server,
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from rest_framework_api_key.models import APIKey
 
+from kort_site.operations.unavailable import DATABASE_ERRORS, database_down
+
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
-METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
-NO_VIEW = "none"
-"""The view of a request no URL pattern matched (a 404 of the resolver)."""
+LATENCY = "django_http_requests_latency_seconds_by_view_method"
+RAISED = "exception"
+"""The status of the latency django-prometheus records once more when a view raises, before
+Django makes the exception an answer (which is timed with its own status)."""
+DATABASE_UP = "1 when the database answered this scrape's figures, else 0 (and none of them)."
 CREDENTIAL = "kort.credential"
 """Where a request's credential name is left in its WSGI environ, for gunicorn's access log."""
 
 disable_created_metrics()  # a ``_created`` series per counter doubles a scrape and tells nothing
 
-REQUESTS = Counter(
-    "kort_http_requests",
-    "Requests answered, by view, method and status.",
-    ["view", "method", "status"],
-)
-REQUEST_SECONDS = Histogram(
-    "kort_http_request_duration_seconds",
-    "Seconds from a request's arrival in Django to its answer, by view, method and status.",
-    ["view", "method", "status"],
-    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
-)
 TASKS = Counter("kort_celery_tasks", "Celery tasks run, by task and outcome.", ["task", "outcome"])
 TASK_SECONDS = Histogram(
     "kort_celery_task_duration_seconds",
     "Seconds a Celery task ran, by task and outcome.",
     ["task", "outcome"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15),
+)
+SOFT_TIME_LIMITS = Counter(
+    "kort_celery_soft_time_limits",
+    "Celery tasks stopped at their soft time limit (CELERY_TASK_SOFT_TIME_LIMIT), by task.",
+    ["task"],
 )
 
 task_log = logging.getLogger("kort_site.tasks")
@@ -79,25 +95,30 @@ def credential_name(request: HttpRequest) -> str | None:
     return f"player {user.get_username()}" if user is not None else None
 
 
-class RequestMetricsMiddleware:
-    """First in ``MIDDLEWARE``: counts and times every answer, errors included, and leaves the
-    credential's name in the WSGI environ for the access log (``kort_site.operations.logs``)."""
+class RequestMetrics(Metrics):
+    """django-prometheus' request metrics, with the status among the latency's labels."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
-        self.get_response = get_response
+    def register_metric(self, metric_cls, name, documentation, labelnames=(), **kwargs):
+        if name == LATENCY:
+            labelnames = [*labelnames, "status"]
+        return super().register_metric(metric_cls, name, documentation, labelnames, **kwargs)
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        started = time.perf_counter()
-        response = self.get_response(request)
-        seconds = time.perf_counter() - started
-        match = request.resolver_match
-        view = (match.view_name or match.route) if match is not None else NO_VIEW
-        method = request.method if request.method in METHODS else "other"
-        labels = (view, method, str(response.status_code))
-        REQUESTS.labels(*labels).inc()
-        REQUEST_SECONDS.labels(*labels).observe(seconds)
+
+class RequestMetricsMiddleware(PrometheusAfterMiddleware):
+    """First in ``MIDDLEWARE``: django-prometheus counts and times every answer, those of the
+    other middleware and errors included; the credential's name is left in the WSGI environ
+    for the access log (``kort_site.operations.logs``)."""
+
+    metrics_cls = RequestMetrics
+
+    def label_metric(self, metric, request, response=None, **labels):
+        if metric is self.metrics.requests_latency_by_view_method:
+            labels["status"] = str(response.status_code) if response is not None else RAISED
+        return super().label_metric(metric, request, response, **labels)
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         request.META[CREDENTIAL] = credential_name(request) or "-"
-        return response
+        return super().process_response(request, response)
 
 
 _task_started: dict[str, float] = {}
@@ -127,19 +148,51 @@ def _task_done(task_id=None, task=None, state=None, **kwargs) -> None:
     )
 
 
+@task_failure.connect
+def _soft_time_limit(sender=None, exception=None, **kwargs) -> None:
+    if isinstance(exception, SoftTimeLimitExceeded) and sender is not None:
+        SOFT_TIME_LIMITS.labels(sender.name).inc()
+
+
 @worker_process_shutdown.connect
 def _pool_process_gone(pid: int | None = None, **kwargs) -> None:
     if os.environ.get(MULTIPROC_DIR):
         multiprocess.mark_process_dead(pid or os.getpid())
 
 
+@worker_init.connect
+def _worker_counts_afresh(**kwargs) -> None:
+    """A worker starts from no counts, as gunicorn does (``gunicorn.conf.py``): the files of an
+    earlier run's processes would add to this one's."""
+    directory = os.environ.get(MULTIPROC_DIR)
+    if directory:
+        shutil.rmtree(directory, ignore_errors=True)
+        Path(directory).mkdir(parents=True, exist_ok=True)
+
+
+@worker_ready.connect
+def _serve_worker_counts(**kwargs) -> None:
+    """With ``KORT_WORKER_METRICS_PORT``, the worker serves its processes' counts there (the sum
+    of its pool's with ``PROMETHEUS_MULTIPROC_DIR``), for Prometheus to scrape."""
+    if settings.KORT_WORKER_METRICS_PORT:
+        start_http_server(settings.KORT_WORKER_METRICS_PORT, registry=process_counts())
+
+
 class LadderCollector(Collector):
-    """The ladder's own figures (``ranking.status.pipeline_figures``), read at each scrape."""
+    """The ladder's own figures (``ranking.status.pipeline_figures``), read at each scrape, and
+    whether the database answered them (``kort_database_up``; none of them when it did not)."""
 
     def collect(self) -> Iterator[Metric]:
         from ranking.status import pipeline_figures
 
-        figures = pipeline_figures()
+        try:
+            figures = pipeline_figures()
+        except DATABASE_ERRORS as error:
+            if not database_down(error):
+                raise
+            yield GaugeMetricFamily("kort_database_up", DATABASE_UP, value=0)
+            return
+        yield GaugeMetricFamily("kort_database_up", DATABASE_UP, value=1)
         yield GaugeMetricFamily(
             "kort_matches_waiting",
             "Matches completed and not finalized yet.",
@@ -157,7 +210,7 @@ class LadderCollector(Collector):
         )
         yield CounterMetricFamily(
             "kort_matches_finalized",
-            "Matches finalized (their cups and statistics applied), voided ones included.",
+            "Matches finalized (their cups and statistics applied); a void takes none off.",
             value=figures.matches_finalized,
         )
         yield GaugeMetricFamily(
@@ -175,9 +228,13 @@ def scrape() -> bytes:
     """Every metric in the Prometheus text format: the processes' counts (all of this
     installation's processes that share ``PROMETHEUS_MULTIPROC_DIR``, or this one's), then the
     ladder's figures as the database holds them now."""
-    if os.environ.get(MULTIPROC_DIR):
-        counts = CollectorRegistry()
-        multiprocess.MultiProcessCollector(counts)
-    else:
-        counts = REGISTRY
-    return generate_latest(counts) + generate_latest(_ladder)
+    return generate_latest(process_counts()) + generate_latest(_ladder)
+
+
+def process_counts() -> CollectorRegistry:
+    """The counts of all the processes sharing ``PROMETHEUS_MULTIPROC_DIR``, or this one's."""
+    if not os.environ.get(MULTIPROC_DIR):
+        return REGISTRY
+    counts = CollectorRegistry()
+    multiprocess.MultiProcessCollector(counts)
+    return counts

@@ -157,6 +157,21 @@ def test_a_refusal_of_the_input_is_kept_too(service, cast):
     assert answers[1]["Idempotent-Replayed"] == "true"
 
 
+def test_a_body_that_repeats_a_key_is_not_the_body_that_names_it_once(service, cast):
+    body = new_match(cast)
+    repeated = (
+        f'{{"mode": "room", "mode": "ranked", "seats": {ids_of(cast)}, "first_trump_seat": 0}}'
+    )
+    refused = service.client.post(
+        MATCHES, repeated, content_type="application/json", HTTP_IDEMPOTENCY_KEY="repeated"
+    )
+
+    fixed = keyed(service.client, MATCHES, body, "repeated")
+
+    assert (refused.status_code, fixed.status_code) == (400, 422)
+    assert Match.objects.count() == 0
+
+
 def test_a_refused_credential_is_not_kept(api, service_key, cast):
     bad = api.as_service("not.a-key")
     refused = keyed(bad.client, MATCHES, new_match(cast), "auth")

@@ -12,13 +12,16 @@ import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 import time_machine
 import yaml
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connections
+from django.db.models import F
 from django.test import override_settings
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
@@ -26,7 +29,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from conftest import IN_CI
 from kort_site.operations import health
 from kort_site.operations.logs import JsonFormatter
+from kort_site.tasks import sweep_overdue_work
 from matches.models import Match
+from ranking.models import FINALIZED_SLOTS, FinalizedCount
 from ranking.services import match_finalize, match_void
 from ranking.status import pipeline_figures
 from seasons.models import Season, SeasonStatus
@@ -287,10 +292,12 @@ def test_an_open_vote_past_its_deadline_is_overdue(anyone, service, cast):
 
 
 def test_requests_are_counted_by_view_method_and_status(anyone, api):
-    ok = 'kort_http_requests_total{method="GET",status="200",view="leaderboard"}'
-    missing = 'kort_http_requests_total{method="GET",status="404",view="player-detail"}'
+    counts = "django_http_responses_total_by_status_view_method_total"
+    ok = f'{counts}{{method="GET",status="200",view="leaderboard"}}'
+    missing = f'{counts}{{method="GET",status="404",view="player-detail"}}'
     latency = (
-        'kort_http_request_duration_seconds_count{method="GET",status="200",view="leaderboard"}'
+        "django_http_requests_latency_seconds_by_view_method_count"
+        '{method="GET",status="200",view="leaderboard"}'
     )
     before = scrape(anyone)
     for _ in range(3):
@@ -381,15 +388,24 @@ def test_the_schema_says_the_operators_endpoints_take_no_credential_and_no_rate(
     assert list(paths["/metrics"]["get"]["responses"]["200"]["content"]) == ["text/plain"]
 
 
-def test_a_finalized_seasons_matches_are_counted_once_per_process(
+def test_the_finalized_matches_are_read_from_their_stored_count(
     service, cast, django_assert_num_queries
 ):
-    for _ in range(2):
-        match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")])
-    Season.objects.filter(pk=current_season().pk).update(
-        status=SeasonStatus.FINALIZED, finalized_at=timezone.now()
+    played = [match_play(service, ids_of(cast), [round_body(0, 7, 0, "stop")]) for _ in "ab"]
+    # Two matches one id apart add to two slots: their finalizations do not wait for each other.
+    assert sorted(
+        FinalizedCount.objects.filter(matches__gt=0).values_list("slot", "matches")
+    ) == sorted((match_id % FINALIZED_SLOTS, 1) for match_id in played)
+    FinalizedCount.objects.filter(slot=played[0] % FINALIZED_SLOTS).update(
+        matches=F("matches") + 40
     )
-    with django_assert_num_queries(4):  # waiting, votes, seasons, the finalized season's count
-        assert pipeline_figures().matches_finalized == 2
-    with django_assert_num_queries(3):  # no season is open: nothing is counted now
-        assert pipeline_figures().matches_finalized == 2
+    with django_assert_num_queries(4):  # waiting, votes, seasons, the stored count
+        assert pipeline_figures().matches_finalized == 42  # the slots' sum, not a recount
+
+
+def test_a_task_stopped_at_its_soft_time_limit_is_counted(anyone, db):
+    stopped = 'kort_celery_soft_time_limits_total{task="kort_site.sweep"}'
+    before = scrape(anyone)
+    with mock.patch("kort_site.tasks.sweep", side_effect=SoftTimeLimitExceeded()):
+        assert sweep_overdue_work.apply(throw=False).failed()  # as a worker runs it
+    assert scrape(anyone)[stopped] - before.get(stopped, 0) == 1

@@ -33,10 +33,11 @@ START_SECONDS = 30
 
 
 @contextmanager
-def gunicorn(tmp_path: Path) -> Iterator[tuple[int, list[str]]]:
+def gunicorn(tmp_path: Path, **overrides: str | None) -> Iterator[tuple[int, list[str]]]:
     """``gunicorn -c gunicorn.conf.py kort_site.wsgi`` with two workers on a free loopback
-    port; yields the port and, once the block ends and gunicorn has stopped, its output lines
-    (the list is filled then)."""
+    port (``overrides`` set in its environment, or taken out of it where None); yields the port
+    and, once the block ends and gunicorn has stopped, its output lines (the list is filled
+    then)."""
     port = free_port()
     env = {
         name: value
@@ -53,6 +54,11 @@ def gunicorn(tmp_path: Path) -> Iterator[tuple[int, list[str]]]:
         KORT_THROTTLE_ANON="none",
         KORT_THROTTLE_SERVICE="none",
     )
+    for name, value in overrides.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
     (tmp_path / "metrics").mkdir()
     (tmp_path / "metrics" / "counter_1.db").write_bytes(b"")  # an earlier run's, removed
     output = tmp_path / "gunicorn.log"
@@ -113,7 +119,10 @@ def scrape(port: int) -> dict[str, float]:
 
 FINALIZED = "kort_matches_finalized_total{}"
 TASKS = 'kort_celery_tasks_total{"outcome": "success", "task": "ranking.finalize_match"}'
-CREATED = 'kort_http_requests_total{"method": "POST", "status": "201", "view": "match-list"}'
+CREATED = (
+    "django_http_responses_total_by_status_view_method_total"
+    '{"method": "POST", "status": "201", "view": "match-list"}'
+)
 
 
 def test_two_workers_answer_with_the_installations_figures(tmp_path):

@@ -10,6 +10,8 @@ connect from other loopback addresses (127.0.0.2, ...) to be told apart."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import socket
 import threading
 import time
@@ -174,16 +176,15 @@ def test_a_request_over_a_limit_is_refused_in_json(
 
 
 def test_a_method_nginx_refuses_is_answered_by_the_service_with_its_methods(site):
-    answer = ask(
-        site.proxy,
-        "TRACE",
-        "/api/v1/leaderboard/",
-        headers={"Authorization": f"Api-Key {site.key}"},
-    )
+    connection = http.client.HTTPConnection("127.0.0.1", site.proxy, timeout=20)
+    connection.request("TRACE", "/api/v1/leaderboard/")
+    answer = connection.getresponse()
+    body = json.loads(answer.read())
+    connection.close()
 
-    assert (answer.status, answer.kind) == (405, "application/json"), answer
-    assert answer.allow == "GET, HEAD, OPTIONS"
-    assert answer.body == {"detail": 'Method "TRACE" not allowed.'}
+    assert (answer.status, answer.getheader("Content-Type")) == (405, "application/json")
+    assert answer.getheader("Allow") == "GET, HEAD, OPTIONS"
+    assert body == {"detail": 'Method "TRACE" not allowed.'}
 
 
 def test_a_client_that_stalls_past_the_timeout_is_cut_off_before_gunicorn(site):

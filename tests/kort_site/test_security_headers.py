@@ -1,7 +1,8 @@
 """Security headers and start-up checks: a Content-Security-Policy on every HTML page, whose
 pages hold no inline script or style; HSTS on answers over TLS; ``check --deploy`` with the
 production settings; an empty ``DJANGO_SECRET_KEY`` is the project's kort.E001; a chunked body
-on a server that does not end its stream is a JSON 411 (API.md "Conventions")."""
+on a server that does not end its stream is a JSON 411 (API.md "Conventions"); an error made
+JSON at the API's edge keeps the security headers."""
 
 import os
 import re
@@ -106,4 +107,29 @@ def test_a_chunked_body_the_server_does_not_end_is_a_json_411(service):
     assert refused.status_code == 411
     assert refused.json() == {
         "detail": "a chunked body is not read by this server: send Content-Length"
+    }
+
+
+SECURITY_HEADERS = (
+    "Content-Security-Policy",
+    "Cross-Origin-Opener-Policy",
+    "Referrer-Policy",
+    "X-Content-Type-Options",
+    "X-Frame-Options",
+)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/docs/", "/api/schema/"])
+def test_a_429_of_the_schema_or_its_docs_has_the_security_headers(client, path):
+    with override_settings(KORT_THROTTLE_ANON="1/min"):
+        client.get("/api/v1/seasons/")
+        api_refused = client.get("/api/v1/seasons/")
+        refused = client.get(path)
+
+    assert (api_refused.status_code, refused.status_code) == (429, 429)
+    assert refused["Content-Type"] == "application/json"
+    assert "Retry-After" in refused
+    assert {name: refused.get(name) for name in SECURITY_HEADERS} == {
+        name: api_refused[name] for name in SECURITY_HEADERS
     }

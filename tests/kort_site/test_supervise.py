@@ -2,6 +2,7 @@
 pieces"): a command that fails is started again, one that exits with 0 or is told to stop is
 not, and a stop signal reaches the command once."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -91,3 +92,16 @@ def test_sigterm_to_the_module_stops_the_command_once_and_exits_with_its_status(
 def test_without_a_command_it_says_how_to_use_it(capsys):
     assert supervise.main([]) == 2
     assert "usage: python -m kort_site.supervise COMMAND" in capsys.readouterr().err
+
+
+def test_a_program_of_the_interpreters_virtualenv_needs_no_activation(tmp_path):
+    # README's command, run by the virtualenv's python with a PATH that lacks its bin.
+    ran = subprocess.run(
+        [sys.executable, "-m", "kort_site.supervise", "celery", "--version"],
+        env={**os.environ, "PATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip()[0].isdigit()
