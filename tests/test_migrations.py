@@ -22,6 +22,7 @@ LAST_RELEASE: dict[str, str | None] = {
     "players": "0009_names_of_30_letters_and_clean_display_names",
     "seasons": "0001_initial",
     "ranking": "0010_season_end_indexes",
+    "stats": "0005_pairs_streaks_modes",
 }
 """The last migration of each app the last release had, where it is not the latest."""
 
