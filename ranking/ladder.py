@@ -1,17 +1,17 @@
-"""The ladder's one write path (KORT_RULES §7, §8, §10, §11; API.md "Leaderboard").
+"""The ladder's write path (KORT_RULES §7, §8, §10, §11; API.md "Leaderboard").
 
-The ladder's state moves together: a player's ``cups``, ``best_cups``, ``board_season`` and
-``reset_season`` (with ``cups_changed_at``, the leaderboard's tie-break), each ledger row's
+A player's ladder moves together: ``cups``, ``best_cups``, ``cups_changed_at`` (the
+leaderboard's tie-break), ``board_season`` and ``reset_season``, each ledger row's
 ``cups_after``, the season statistics' ``cups`` and ``best_cups`` (and the counts of "My
-games", all time and per season), the board's counts and its total (``ranking.board``).
-Whoever decides a change of the ladder (a finalized match, a void, a ban) computes it as a
-value, a :class:`LadderChange`, from the pure rules and what it has read; :func:`ladder_apply`
-applies it in the caller's transaction, writing first the pending season reset of those of its
-players whose rows do not have it yet. The season's end writes the reset to every other player
-with :func:`ladder_reset` and drops the ended season's board with :func:`ladder_close`.
-``manage.py rebuild_ladder --fix`` hands its repair to :func:`ladder_repair`. Nothing outside
-this module writes the players' cup fields, the ledger, the season statistics' cups or the
-board's counts.
+games", all time, per season and per mode), the board's counts and its total
+(``ranking.board``). Whoever decides a change of the ladder (a finalized match, a void, a ban)
+hands :func:`ladder_apply` each player's event (``ranking.fold``); it folds them into the
+players' states with the one step the rebuild replays, and writes the rows the step returns,
+first folding the pending season reset of those of its players whose rows do not have it yet.
+The season's end writes the reset to every other player with :func:`ladder_reset` and drops
+the ended season's board with :func:`ladder_close`. ``manage.py rebuild_ladder --fix`` hands
+its repair to :func:`ladder_repair`. Nothing outside this module writes the players' cup
+fields, the ledger, the season statistics' cups or the board's counts.
 
 Lock order, the same for every writer (so no two can deadlock): the match rows first (in id
 order), then the current season's row (shared, voids only), then the players' rows in id order
@@ -19,19 +19,18 @@ order), then the current season's row (shared, voids only), then the players' ro
 ``stats.services``: all time, the season's, the mode's), then the §12 rows of the match's
 human players, the pair rows (in the order of their unique key, player first) and then the
 streak rows (their ended runs, then their streak row, player, season, mode), then the board's
-total and its counts in increasing cups
-(``ranking.board.board_moves``). The writes from the ledger to the board's counts are one
-sequence of statements run in that order (``bulk.updates.run``: one round trip on
-PostgreSQL); the streak rows (and, for a void or a match completed before the latest one, the
-runs next to it) are read before it, without a lock, and the board's total row
-is claimed before it (``ranking.board.board_claim``), which locks nothing but a total row it
-makes: the season's first move, which builds the counts after the sequence, while a
-concurrent writer, holding only its own players' rows, waits for it. The §12 rows are keyed by a
-human player of the change, whose player row the writer holds: two writers never wait on
-them for each other, since any two changes that share such a row already queue on that
-player's row.
+total and its counts in increasing cups (``ranking.board.board_moves``). The writes from the
+ledger to the board's counts are one sequence of statements run in that order
+(``bulk.updates.run``: one round trip on PostgreSQL); the streak rows (and, for a void or a
+match completed before the latest one, the runs next to it) are read before it, without a
+lock, and the board's total row is claimed before it (``ranking.board.board_claim``), which
+locks nothing but a total row it makes: the season's first move, which builds the counts
+after the sequence, while a concurrent writer, holding only its own players' rows, waits for
+it. The §12 rows are keyed by a human player of the change, whose player row the writer
+holds: two writers never wait on them for each other, since any two changes that share such
+a row already queue on that player's row.
 
-The figures of KORT_RULES §12 are lines of the same change (``LadderChange.table``): a
+The figures of KORT_RULES §12 are part of the same change (``LadderChange.table``): a
 finalized match counts in its players' partners, opponents and streaks, its void takes it back
 out, in the same transaction as its cups (``stats.services.MatchTable``; how the streaks stay
 right under a void in the middle of a run is told there).
@@ -39,10 +38,8 @@ right under a void in the middle of a run is told there).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import connections, router
@@ -50,7 +47,7 @@ from django.db.models import QuerySet
 
 from bulk.sql import id_in
 from bulk.updates import ByKey, FieldValue, Insert, Statement, Update, Upsert, run, update_values
-from matches.kort.rules import StatsLine
+from matches.kort.rules import Mode, StatsLine
 from players.models import BOARD_ELIGIBLE, Player
 from ranking.board import (
     board_build,
@@ -60,58 +57,51 @@ from ranking.board import (
     board_retire,
     is_on_board,
 )
+from ranking.fold import (
+    SEASON_RESET,
+    Banned,
+    BoardMoved,
+    Event,
+    Ledger,
+    PlayerLadder,
+    Row,
+    SeasonCups,
+    SeasonOpened,
+    SeasonReset,
+    StatsAdded,
+    fold,
+)
 from ranking.models import CupChange, CupKind
-from seasons.selectors import current_season
-from stats.services import MatchTable, SeasonCups, stats_follow, stats_replace
-from stats.totals import PendingReset, pending_reset, reset_due
+from seasons.models import Season
+from stats.services import (
+    MatchTable,
+    pairs_follow,
+    season_cups_record,
+    season_stats_open,
+    stats_add,
+    stats_replace,
+    streaks_follow,
+)
+from stats.totals import PendingReset, pending_reset
 
 UPDATE_BATCH = 1000
-"""Players whose totals one statement writes (a season's reset moves thousands)."""
-
-
-class BoardStep(enum.Enum):
-    """What a change does to a player's place on the current season's board (§10, §11)."""
-
-    KEEP = "keep"
-    """Nothing: they stay on it (with their new total) if they were on it, off it if not."""
-    JOIN = "join"
-    """A ranked match of the season counts for them: they are on it (unless banned)."""
-    LEAVE = "leave"
-    """No ranked match of the season counts for them any more: they are off it."""
+"""Players whose totals one statement writes."""
 
 
 @dataclass(frozen=True)
 class LadderChange:
-    """One change of the ladder, as a value: what :func:`ladder_apply` writes.
+    """One change of the ladder, as a value: what :func:`ladder_apply` writes. ``events``: the
+    event of each player it touches, by player id (``ranking.fold``); ``table``: the match as
+    KORT_RULES §12 counts it (partners, opponents, streaks), or taken back out (a void,
+    ``-table``); None for a change of no match."""
 
-    - ``cups``: each player's cup delta by player id (one ledger row each, of ``kind``, in
-      ``season``, for ``match_id``); empty for a change that moves no cups.
-    - ``stats``: the "My games" lines to add, each with its players (a team's line, or its
-      negation for a void, §8, §11), to all-time statistics and those of ``stats_season``;
-      ``ranked`` counts them in the season's ranked matches too.
-    - ``board``: each player's :class:`BoardStep` on the current season's board (missing:
-      ``KEEP``).
-    - ``banned``: the players' ban flag after the change (None: unchanged).
-    - ``table``: the match as KORT_RULES §12 counts it (partners, opponents, streaks), or
-      taken back out (a void, ``-table``); None for a change of no match.
-    """
-
-    kind: CupKind | None = None
-    season: int | None = None
-    match_id: int | None = None
-    cups: Mapping[int, int] = field(default_factory=dict)
-    stats: Sequence[tuple[StatsLine, Sequence[int]]] = ()
-    stats_season: int | None = None
-    ranked: bool = False
-    board: Mapping[int, BoardStep] = field(default_factory=dict)
-    banned: bool | None = None
+    events: Mapping[int, Event]
     table: MatchTable | None = None
 
     @property
     def player_ids(self) -> list[int]:
         """Every player the change touches, in the lock order."""
-        ids = {*self.cups, *self.board, *(pid for _, ids in self.stats for pid in ids)}
-        return sorted(ids)
+        return sorted(self.events)
 
 
 def players_locked(player_ids: Iterable[int]) -> list[Player]:
@@ -134,133 +124,165 @@ def players_locked(player_ids: Iterable[int]) -> list[Player]:
     return list(Player.objects.raw(query, params).using(connection.alias))
 
 
+def ladder_of(player: Player) -> PlayerLadder:
+    """The ladder state of ``player`` as loaded."""
+    return PlayerLadder(
+        cups=player.cups,
+        best_cups=player.best_cups,
+        changed_at=player.cups_changed_at,
+        board_season=player.board_season,
+        banned=player.is_banned,
+        bot=player.is_bot,
+        reset_season=player.reset_season,
+    )
+
+
+PLAYER_FIELDS = {
+    "cups": "cups",
+    "best_cups": "best_cups",
+    "cups_changed_at": "changed_at",
+    "board_season": "board_season",
+    "is_banned": "banned",
+    "reset_season": "reset_season",
+}
+"""The ``Player`` fields that hold a :class:`PlayerLadder`, with the state's names."""
+
+
 def ladder_apply(
-    change: LadderChange, players: Sequence[Player], at: datetime, *, then: Sequence[Statement] = ()
+    change: LadderChange,
+    players: Sequence[Player],
+    season: Season,
+    *,
+    then: Sequence[Statement] = (),
 ) -> None:
     """Apply ``change`` to ``players`` (their rows locked by :func:`players_locked`, every
-    player of ``change.player_ids`` and no other), stamped ``at``, in the caller's transaction:
-    the ledger rows and the players' totals, the season statistics and the figures of §12,
-    the ban flags, who is on the current season's board and its counts, all written together
+    player of ``change.player_ids`` and no other) in the caller's transaction, ``season``
+    being the current season: each player's state (:func:`ladder_of`) folds the pending
+    season reset, if their row does not have it yet (§10), then their event
+    (``ranking.fold.step``), and the rows of the steps are written together with the
+    players' new states, the match's §12 figures and the board's counts
     (``bulk.updates.run``: one round trip on PostgreSQL), with the caller's own writes
     ``then`` last (a finalized match's time). The ``Player`` objects follow.
-
-    ``best_cups`` is the highest total ever reached (§10): a change that lifts the total above
-    it lifts it, and nothing lowers it (a void is a new change, stamped now, not a rewrite of
-    the past, §11). A match's cups and a void also move the players' cups of ``season``
-    (statistics), whose rows open with the totals before the change. A player's pending season
-    reset (:func:`_resets_due`) is written first and moves only their totals, which the new
-    season's rows start from.
     """
-    season = current_season()
-    statements = _resets_due(players, pending_reset(season))
-    moves_board = bool(change.cups or change.board) or change.banned is not None
-    board_season = season.number if moves_board else None
-    before = {}
-    if board_season is not None:
-        before = {p.pk: p.cups if is_on_board(p, board_season) else None for p in players}
-    totals = {p.pk: p.cups for p in players}
-    if change.cups:
-        statements += _cups_moved(change, players, at)
-    statements += stats_follow(
-        SeasonCups(change.season, totals, {p.pk: p.cups for p in players if p.pk in change.cups}),
-        change.stats,
-        season=change.stats_season,
-        ranked=change.ranked,
-        table=change.table,
-    )
-    if change.banned is not None:
-        statements += _players_set(players, "is_banned", change.banned)
-    built = False
-    if board_season is not None:
-        statements += _board_steps(board_season, players, change.board)
-        built = board_claim(board_season)
-        if not built:
-            statements += board_moves(
-                board_season,
-                [(before[p.pk], p.cups if is_on_board(p, board_season) else None) for p in players],
-            )
-    run([*statements, *then])
-    if built:
-        assert board_season is not None
-        board_build(board_season)
-
-
-def _resets_due(players: Sequence[Player], pending: PendingReset | None) -> list[Statement]:
-    """The soft reset that opened the current season (§10) for those of ``players`` whose rows
-    do not have it yet (``stats.totals.reset_due``): their ``season_reset`` ledger rows and
-    totals, stamped with the reset's moment, as the season's end writes them to every other
-    player (:func:`ladder_reset`). The ``Player`` objects follow."""
-    due = {}
+    pending = pending_reset(season)
+    reset = None if pending is None else SeasonReset(pending.season, pending.floor, pending.at)
+    rows: list[tuple[int, Row]] = []
+    states = {}
     for player in players:
-        after = reset_due(player, pending)
-        if after is not None:
-            due[player.pk] = after - player.cups
-    if not due:
-        return []
-    assert pending is not None  # reset_due finds none without a pending reset
-    reset = LadderChange(kind=CupKind.SEASON_RESET, season=pending.season, cups=due)
-    moved = [player for player in players if player.pk in due]
-    return [
-        *_cups_moved(reset, moved, pending.at),
-        *_players_set(moved, "reset_season", pending.season),
+        state = ladder_of(player)
+        events = [change.events[player.pk]] if reset is None else [reset, change.events[player.pk]]
+        states[player.pk], steps = fold(state, events)
+        rows += [(player.pk, row) for row in steps]
+    statements = [
+        Insert(CupChange, [_ledger_row(pid, row) for pid, row in rows if isinstance(row, Ledger)]),
+        *_players_written(players, states),
+        *_season_rows(rows),
+        *_stats_added(rows),
     ]
+    if change.table is not None:
+        statements += pairs_follow(change.table)
+        statements += streaks_follow(change.table)
+    if any(_sees_board(event) for event in change.events.values()):
+        if board_claim(season.number):
+            run([*statements, *then])
+            board_build(season.number)
+            return
+        moves = [(row.before, row.after) for _, row in rows if isinstance(row, BoardMoved)]
+        statements += board_moves(season.number, moves)
+    run([*statements, *then])
 
 
-def _cups_moved(change: LadderChange, players: Sequence[Player], at: datetime) -> list[Statement]:
-    """The ledger rows of ``change.cups`` and the players' new totals."""
-    moved = [player for player in players if player.pk in change.cups]
-    rows = []
-    for player in moved:
-        player.cups += change.cups[player.pk]
-        player.best_cups = max(player.best_cups, player.cups)
-        player.cups_changed_at = at
-        rows.append(
-            {
-                "kind": change.kind,
-                "match_id": change.match_id,
-                "player_id": player.pk,
-                "season": change.season,
-                "delta": change.cups[player.pk],
-                "cups_after": player.cups,
-                "created_at": at,
-            }
-        )
-    statements: list[Statement] = [Insert(CupChange, rows)]
-    for start in range(0, len(moved), UPDATE_BATCH):
-        batch = moved[start : start + UPDATE_BATCH]
-        statements.append(
-            Update(
-                Player,
-                "id",
-                [player.pk for player in batch],
-                {
-                    "cups": ByKey("id", {player.pk: player.cups for player in batch}),
-                    "best_cups": ByKey("id", {player.pk: player.best_cups for player in batch}),
-                    "cups_changed_at": FieldValue(at),
-                },
+def _sees_board(event: Event) -> bool:
+    """Whether the current season's board sees ``event``: a ban, or a change of cups."""
+    return isinstance(event, Banned) or getattr(event, "cups", None) is not None
+
+
+def _ledger_row(player_id: int, row: Ledger) -> dict[str, object]:
+    return {
+        "kind": row.kind,
+        "match_id": None if row.kind == SEASON_RESET else row.subject,
+        "player_id": player_id,
+        "season": row.season,
+        "delta": row.delta,
+        "cups_after": row.cups_after,
+        "created_at": row.at,
+    }
+
+
+def _players_written(players: Sequence[Player], states: Mapping[int, PlayerLadder]) -> list[Update]:
+    """The players' rows set to their new states where they differ (the ``Player`` objects
+    follow): totals by key, in batches; each other field by its value."""
+    totals: dict[object, list[Player]] = {}
+    fields: dict[tuple[str, object], list[int]] = {}
+    for player in players:
+        state = states[player.pk]
+        for name, held in PLAYER_FIELDS.items():
+            value = getattr(state, held)
+            if getattr(player, name) == value:
+                continue
+            setattr(player, name, value)
+            if name in ("cups", "best_cups", "cups_changed_at"):
+                totals.setdefault(state.changed_at, []).append(player)
+            else:
+                fields.setdefault((name, value), []).append(player.pk)
+    statements = []
+    for at, moved in totals.items():
+        unique = list({player.pk: player for player in moved}.values())
+        for start in range(0, len(unique), UPDATE_BATCH):
+            batch = unique[start : start + UPDATE_BATCH]
+            statements.append(
+                Update(
+                    Player,
+                    "id",
+                    [player.pk for player in batch],
+                    {
+                        "cups": ByKey("id", {player.pk: player.cups for player in batch}),
+                        "best_cups": ByKey("id", {player.pk: player.best_cups for player in batch}),
+                        "cups_changed_at": FieldValue(at),
+                    },
+                )
             )
-        )
+    for (name, value), ids in fields.items():
+        statements.append(Update(Player, "id", ids, {name: FieldValue(value)}))
     return statements
 
 
-def _players_set(players: Sequence[Player], name: str, value: object) -> list[Statement]:
-    """Set the field ``name`` of ``players`` to ``value`` where it differs."""
-    changed = [player for player in players if getattr(player, name) != value]
-    for player in changed:
-        setattr(player, name, value)
-    return [Update(Player, "id", [p.pk for p in changed], {name: FieldValue(value)})]
+def _season_rows(rows: Sequence[tuple[int, Row]]) -> list[Statement]:
+    """The season statistics rows opened (with the totals before) and their cups recorded,
+    season by season (``stats.services``)."""
+    opened: dict[int, dict[int, int]] = {}
+    recorded: dict[int, dict[int, int]] = {}
+    for player_id, row in rows:
+        if isinstance(row, SeasonOpened):
+            opened.setdefault(row.season, {}).setdefault(player_id, row.cups)
+        elif isinstance(row, SeasonCups):
+            recorded.setdefault(row.season, {})[player_id] = row.cups
+    statements = []
+    for number, totals in sorted(opened.items()):
+        statements += season_stats_open(number, totals)
+    for number, totals in sorted(recorded.items()):
+        statements += season_cups_record(number, totals)
+    return statements
 
 
-def _board_steps(
-    season: int, players: Sequence[Player], steps: Mapping[int, BoardStep]
-) -> list[Statement]:
-    """Each player's step on the board of ``season`` (``board_season``)."""
-    joined = [p for p in players if steps.get(p.pk) is BoardStep.JOIN]
-    left = [p for p in players if steps.get(p.pk) is BoardStep.LEAVE and p.board_season == season]
-    return [
-        *_players_set(joined, "board_season", season),
-        *_players_set(left, "board_season", None),
-    ]
+def _stats_added(rows: Sequence[tuple[int, Row]]) -> list[Statement]:
+    """The statistics lines added, a team's line at a time (the players of one line share a
+    statement's amounts): ``stats.services.stats_add`` per season, mode and sign."""
+    lines: dict[tuple[int, str, int], list[tuple[StatsLine, list[int]]]] = {}
+    for player_id, row in rows:
+        if not isinstance(row, StatsAdded):
+            continue
+        line = row.line if row.sign > 0 else -row.line
+        teams = lines.setdefault((row.season, row.mode, row.sign), [])
+        same = next((ids for other, ids in teams if other == line), None)
+        if same is None:
+            teams.append((line, [player_id]))
+        else:
+            same.append(player_id)
+    statements = []
+    for (number, mode, _), teams in lines.items():
+        statements += stats_add(teams, season=number, ranked=mode == Mode.RANKED)
+    return statements
 
 
 RESET_SQL = "CASE WHEN {cups} < 0 THEN 0 ELSE %(floor)s + ({cups} - %(floor)s) / 2 END"

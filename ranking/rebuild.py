@@ -61,11 +61,23 @@ from django.db.models import Q
 
 from bulk.sql import id_in
 from domain.errors import Conflict
-from matches.kort.rules import Mode, StatsLine, Team, season_reset_cups, team_of
+from matches.kort.rules import Mode, StatsLine, Team, team_of
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat, stored_result
 from players.models import Player, may_be_on_a_board
 from ranking.board import board_differences, current_season_number, stored_board
 from ranking.effects import MatchFacts, match_effect
+from ranking.fold import (
+    Event,
+    Finalized,
+    Ledger,
+    PlayerLadder,
+    SeasonCups,
+    SeasonOpened,
+    SeasonReset,
+    StatsAdded,
+    Voided,
+    step,
+)
 from ranking.ladder import LadderRepair, LedgerKey, ladder_repair
 from ranking.models import BoardTotal, CupChange, CupKind, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
@@ -465,44 +477,51 @@ class SeasonTotals:
 
 @dataclass
 class PlayerReplay:
-    """One player's ladder recomputed from their history: totals, all-time statistics (in
+    """One player's ladder recomputed from their history: the rows of ``ranking.fold``'s
+    steps added up as the writer adds them: totals, all-time statistics (in
     :data:`STAT_FIELDS` order), season rows by season, ledger rows by :data:`LedgerKey`, and
     their entry on each finalized season's board at its end."""
 
-    cups: int = 0
-    best_cups: int = 0
-    cups_changed_at: int | None = None
+    player_id: int
+    state: PlayerLadder = field(default_factory=PlayerLadder)
     stats: list[int] = field(default_factory=lambda: [0] * len(STAT_FIELDS))
     seasons: dict[int, SeasonTotals] = field(default_factory=dict)
     ledger: dict[LedgerKey, tuple] = field(default_factory=dict)
     boards: dict[int, BoardEntry] = field(default_factory=dict)
 
-    def season_row(self, season: int) -> SeasonTotals:
-        """The player's row of ``season``, opened with their total of this moment."""
-        row = self.seasons.get(season)
-        if row is None:
-            row = self.seasons[season] = SeasonTotals(cups=self.cups, best_cups=self.cups)
-        return row
+    @property
+    def cups(self) -> int:
+        return self.state.cups
 
-    def cups_change(self, key: LedgerKey, delta: int, season: int, at) -> None:
-        """One cup change, as ``ranking.ladder.ladder_apply`` writes it."""
-        row = None if key[0] == CupKind.SEASON_RESET else self.season_row(season)
-        self.cups += delta
-        self.best_cups = max(self.best_cups, self.cups)
-        self.cups_changed_at = at
-        self.ledger[key] = (delta, at, self.cups, season)
-        if row is not None:
-            row.cups = self.cups
-            row.best_cups = max(row.best_cups, self.cups)
+    @property
+    def best_cups(self) -> int:
+        return self.state.best_cups
 
-    def stats_add(self, season: int, line: Sequence[int], ranked: bool, sign: int) -> None:
-        step = add if sign > 0 else sub
-        self.stats = list(map(step, self.stats, line))
-        row = self.season_row(season)
-        row.stats = list(map(step, row.stats, line))
-        if ranked:
-            row.ranked_played += sign * line[0]
-            row.ranked_won += sign * line[1]
+    @property
+    def cups_changed_at(self) -> int | None:
+        return self.state.changed_at
+
+    def step(self, event: Event) -> None:
+        """Fold ``event`` and add up its rows."""
+        before = self.state.cups
+        self.state, rows = step(self.state, event)
+        for row in rows:
+            if isinstance(row, Ledger):
+                key = (row.kind, row.subject, self.player_id)
+                self.ledger[key] = (row.delta, row.at, row.cups_after, row.season)
+            elif isinstance(row, SeasonOpened):
+                self.seasons.setdefault(row.season, SeasonTotals(row.cups, row.cups))
+            elif isinstance(row, SeasonCups):
+                totals = self.seasons[row.season]
+                totals.cups, totals.best_cups = row.cups, max(totals.best_cups, row.cups)
+            elif isinstance(row, StatsAdded):
+                totals = self.seasons.setdefault(row.season, SeasonTotals(before, before))
+                combine = add if row.sign > 0 else sub
+                self.stats = list(map(combine, self.stats, row.line))
+                totals.stats = list(map(combine, totals.stats, row.line))
+                if row.ranked:
+                    totals.ranked_played += row.sign * row.line[0]
+                    totals.ranked_won += row.sign * row.line[1]
 
 
 EFFECTS_KEPT = 100_000
@@ -538,53 +557,44 @@ def player_replay(
     player: PlayerRow, seats: Iterable[tuple[int, SeatRow, tuple]], resets: dict, history: History
 ) -> PlayerReplay:
     """Fold the player's matches (``seats`` with their rounds) and voids and the season ends
-    of ``history`` into their recomputed figures, in the order they were applied (season by
+    of ``history`` with ``ranking.fold.step``, in the order they were applied (season by
     season; a season's reset first, then its events in time order). ``resets`` holds the
     stored reset rows' times by the season they opened. Bots get nothing."""
-    replay = PlayerReplay()
+    replay = PlayerReplay(player.id)
     if player.is_bot:
         return replay
-    events: list[tuple] = []
+    events: list[tuple[tuple, Event | None]] = []
     for _, seat, rounds in seats:
         cups, line = seat_effect(seat, rounds)
-        events.append(((seat.season, 1, seat.finalized_at, 0, seat.match_id), seat, cups, line))
+        at, number = seat.finalized_at, seat.season
+        finalized = Finalized(seat.match_id, number, seat.mode, line, cups, at, number)
+        events.append(((number, 1, at, 0, seat.match_id), finalized))
         if seat.status == MatchStatus.VOID:
             assert seat.void_season is not None  # constraint void_iff_voided
-            key = (seat.void_season, 1, seat.voided_at, 1, seat.match_id)
-            events.append((key, seat, cups, line))
+            voided = Voided(
+                seat.match_id, number, seat.mode, line, cups, seat.voided_at, seat.void_season, True
+            )
+            events.append(((seat.void_season, 1, seat.voided_at, 1, seat.match_id), voided))
     for season in history.reset_floors:
-        events.append(((season + 1, 0), None, None, None))
-    events.sort(key=lambda event: event[0])
-    pid = player.id
-    for key, seat, cups, line in events:
-        if seat is None:
-            _reset(replay, pid, key[0] - 1, resets, history)
-            continue
-        ranked = seat.mode == Mode.RANKED
-        if key[3] == 0:
-            replay.stats_add(seat.season, line, ranked, 1)
-            if cups is not None:
-                replay.cups_change((CupKind.MATCH, seat.match_id, pid), cups, seat.season, key[2])
-        else:
-            replay.stats_add(seat.season, line, ranked, -1)
-            if cups is not None:
-                change = (CupKind.VOID, seat.match_id, pid)
-                replay.cups_change(change, -cups, key[0], key[2])
+        events.append(((season + 1, 0), None))
+    events.sort(key=itemgetter(0))
+    for key, event in events:
+        if event is None:
+            season = key[0] - 1
+            _board_entry(replay, season)
+            at = resets.get(season + 1, history.finalized_at[season])
+            event = SeasonReset(season + 1, history.reset_floors[season], at)
+        replay.step(event)
     return replay
 
 
-def _reset(replay: PlayerReplay, pid: int, season: int, resets: dict, history: History) -> None:
-    """The end of ``season``: the player's entry on its board, then the soft reset that opens
-    the next one."""
+def _board_entry(replay: PlayerReplay, season: int) -> None:
+    """The player's entry on the board of ``season`` at its end, if they are on it."""
     row = replay.seasons.get(season)
     if row is not None and counts_for_the_board(row.ranked_played):
         replay.boards[season] = BoardEntry(
             replay.cups, replay.cups_changed_at, row.best_cups, row.ranked_played, row.ranked_won
         )
-    delta = season_reset_cups(replay.cups, history.reset_floors[season]) - replay.cups
-    if delta:
-        at = resets.get(season + 1, history.finalized_at[season])
-        replay.cups_change((CupKind.SEASON_RESET, season + 1, pid), delta, season + 1, at)
 
 
 # --- the checks -----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import connections, router, transaction
 from django.db.models import Prefetch
@@ -23,15 +24,16 @@ from django.utils import timezone
 
 from bulk.updates import FieldValue, Insert, Update, Upsert
 from domain.errors import Conflict, NotFound, RuleError
-from matches.kort.rules import Mode, StatsLine
+from matches.kort.rules import Mode
 from matches.models import Match, MatchStatus, Seat
 from players.models import Player
 from ranking.board import current_season_number
 from ranking.effects import MatchFacts, PlayerEffect, completed_facts, facts_of, match_effect
-from ranking.ladder import BoardStep, LadderChange, ladder_apply, players_locked
+from ranking.fold import Banned, Finalized, Voided
+from ranking.ladder import LadderChange, ladder_apply, players_locked
 from ranking.models import FINALIZED_SLOTS, CupChange, CupKind, FinalizedCount
 from seasons.models import Season, SeasonStatus
-from seasons.selectors import current_season_shared
+from seasons.selectors import current_season, current_season_shared
 from stats.models import counts_for_the_board
 from stats.selectors import season_figures
 from stats.services import MatchTable
@@ -66,16 +68,17 @@ def match_finalize(match_id: int) -> bool:
         facts = completed_facts(match_id)
         if facts is None:
             raise ValueError(f"match {match_id} is completed without a winner")
-        change = finalized_change(match_id, facts, match_effect(facts))
         # The time is taken once the players' rows are locked, so matches sharing a player are
         # stamped in the order their cups were applied (the order rebuild_ladder replays).
-        players = players_locked(change.player_ids)
+        players = players_locked(facts.human_teams)
         now = timezone.now()
+        season = current_season()
+        change = finalized_change(match_id, facts, match_effect(facts), now, season.number)
         slot = match_id % FINALIZED_SLOTS
         ladder_apply(
             change,
             players,
-            now,
+            season,
             then=[
                 Update(Match, "id", [match_id], {"finalized_at": FieldValue(now)}),
                 Insert(FinalizedCount, [{"slot": slot, "matches": 1}], replacing=ONE_MORE),
@@ -103,21 +106,22 @@ def _claimed(match_id: int) -> bool:
 
 
 def finalized_change(
-    match_id: int, facts: MatchFacts, effects: Mapping[int, PlayerEffect]
+    match_id: int,
+    facts: MatchFacts,
+    effects: Mapping[int, PlayerEffect],
+    at: datetime,
+    current: int,
 ) -> LadderChange:
-    """What finalizing a match does to the ladder (§7, §8, §10): each human player's cups
-    (a ranked match) in its season, the teams' statistics lines, and a ranked match puts its
-    human players on the current season's board."""
+    """What finalizing a match at ``at`` does to the ladder (§7, §8, §10): each human
+    player's cups (a ranked match) in its season and their statistics line, and a ranked
+    match puts them on the board of ``current``, the current season."""
+    mode = str(Mode.RANKED if facts.ranked else Mode.ROOM)
     cups = {pid: effect.cups for pid, effect in effects.items() if effect.cups is not None}
     return LadderChange(
-        kind=CupKind.MATCH if cups else None,
-        season=facts.season,
-        match_id=match_id,
-        cups=cups,
-        stats=by_stats_line(effects),
-        stats_season=facts.season,
-        ranked=facts.ranked,
-        board=dict.fromkeys(cups, BoardStep.JOIN),
+        events={
+            pid: Finalized(match_id, facts.season, mode, effect.stats, effect.cups, at, current)
+            for pid, effect in effects.items()
+        },
         table=match_table(match_id, facts, cups),
     )
 
@@ -140,19 +144,6 @@ def match_table(match_id: int, facts: MatchFacts, cups: Mapping[int, int]) -> Ma
 
 SEATS_WITH_PLAYERS = Prefetch("seats", queryset=Seat.objects.select_related("player"))
 """A match's seats with their players, read along in one query (``facts_of``)."""
-
-
-def by_stats_line(effects: Mapping[int, PlayerEffect]) -> list[tuple[StatsLine, list[int]]]:
-    """The players of each statistics line (a team's, KORT_RULES §8): the statistics of a
-    match are added a team at a time, in a fixed number of statements whatever the players."""
-    teams: list[tuple[StatsLine, list[int]]] = []
-    for player_id, effect in effects.items():
-        same = next((ids for line, ids in teams if line == effect.stats), None)
-        if same is None:
-            teams.append((effect.stats, [player_id]))
-        else:
-            same.append(player_id)
-    return teams
 
 
 def match_void(match_id: int, reason: str) -> Match:
@@ -193,8 +184,8 @@ def _void_reason(reason: str) -> str:
     return reason
 
 
-def _season_open_for_voids() -> int:
-    """The current season's number, its row held shared; voids wait while its end runs.
+def _season_open_for_voids() -> Season:
+    """The current season, its row held shared; voids wait while its end runs.
 
     Raises:
         Conflict: the current season's end is running.
@@ -206,11 +197,11 @@ def _season_open_for_voids() -> int:
             f"the end of season {season.number} is running; void the match once season "
             f"{season.number + 1} has opened",
         )
-    return season.number
+    return season
 
 
 def _voids_apply(
-    match_ids: Sequence[int], season: int, reason: str, also: Sequence[int] = ()
+    match_ids: Sequence[int], season: Season, reason: str, also: Sequence[int] = ()
 ) -> dict[int, Player]:
     """Void the matches ``match_ids`` (rows locked, finalized) one after the other, in
     ``season`` (the current one, its row held): each a :func:`voided_change` applied to
@@ -225,39 +216,41 @@ def _voids_apply(
         "status": FieldValue(MatchStatus.VOID.value),
         "void_reason": FieldValue(reason),
         "voided_at": FieldValue(now),
-        "void_season": FieldValue(season),
+        "void_season": FieldValue(season.number),
     }
     # Each match is marked void with its own change: until then its players' streak runs
     # still count it, as the seats they read a run's matches from do (KORT_RULES §12).
     for match_id, facts in voided.items():
-        change = voided_change(match_id, facts, season)
+        change = voided_change(match_id, facts, season.number, now)
         players = [by_id[pid] for pid in change.player_ids]
-        ladder_apply(change, players, now, then=[Update(Match, "id", [match_id], marked)])
+        ladder_apply(change, players, season, then=[Update(Match, "id", [match_id], marked)])
     return by_id
 
 
-def voided_change(match_id: int, facts: MatchFacts, season: int) -> LadderChange:
-    """What voiding the match ``match_id`` (its ``facts``) does to the ladder (§11): minus the
-    cups it gave each player, in the current ``season``; its statistics lines taken back out
-    of the season it was completed in; and a player leaves the current board when no ranked
-    match of the season counts for them any more (§10)."""
+def voided_change(match_id: int, facts: MatchFacts, season: int, at: datetime) -> LadderChange:
+    """What voiding the match ``match_id`` (its ``facts``) at ``at`` does to the ladder
+    (§11): minus the cups it gave each player, in the current ``season``; its statistics
+    lines taken back out of the season it was completed in; and a player leaves the current
+    board when no ranked match of the season counts for them any more (§10)."""
     given = CupChange.objects.filter(match_id=match_id, kind=CupKind.MATCH)
     gave = dict(given.values_list("player", "delta"))
-    cups = {player_id: -delta for player_id, delta in gave.items()}
-    rows = season_figures(season, list(cups))
+    rows = season_figures(season, list(gave))
     this_season = int(facts.ranked and facts.season == season)
     counting = {pid: row.ranked_played - this_season for pid, row in rows.items()}
+    mode = str(Mode.RANKED if facts.ranked else Mode.ROOM)
     return LadderChange(
-        kind=CupKind.VOID if cups else None,
-        season=season,
-        match_id=match_id,
-        cups=cups,
-        stats=[(-line, player_ids) for line, player_ids in by_stats_line(match_effect(facts))],
-        stats_season=facts.season,
-        ranked=facts.ranked,
-        board={
-            pid: BoardStep.JOIN if counts_for_the_board(counting.get(pid, 0)) else BoardStep.LEAVE
-            for pid in cups
+        events={
+            pid: Voided(
+                match_id,
+                facts.season,
+                mode,
+                effect.stats,
+                gave.get(pid),
+                at,
+                season,
+                counts_for_the_board(counting.get(pid, 0)),
+            )
+            for pid, effect in match_effect(facts).items()
         },
         table=-match_table(match_id, facts, gave),
     )
@@ -273,12 +266,13 @@ def player_ban(player: Player, banned: bool) -> bool:
         player.is_banned = banned
         if locked[0].is_banned == banned:
             return False
-        ladder_apply(_ban_change(player.pk, banned), locked, timezone.now())
+        season = current_season()
+        ladder_apply(_ban_change(player.pk, banned, season.number), locked, season)
     return True
 
 
-def _ban_change(player_id: int, banned: bool) -> LadderChange:
-    return LadderChange(board={player_id: BoardStep.KEEP}, banned=banned)
+def _ban_change(player_id: int, banned: bool, current: int) -> LadderChange:
+    return LadderChange(events={player_id: Banned(banned, current)})
 
 
 @dataclass(frozen=True)
@@ -319,10 +313,10 @@ def player_ban_refund(player_id: int, reason: str) -> BanRefund:
         )
         match_ids = list(owned.order_by("pk").values_list("pk", flat=True))
         season = _season_open_for_voids()
-        if season != current:
+        if season.number != current:
             raise Conflict("season", f"season {current} ended meanwhile; ban the player again")
         player = _voids_apply(match_ids, season, reason, also=[player_id])[player_id]
         banned = not player.is_banned
         if banned:
-            ladder_apply(_ban_change(player_id, True), [player], timezone.now())
+            ladder_apply(_ban_change(player_id, True, season.number), [player], season)
     return BanRefund(voided=match_ids, banned=banned)

@@ -70,17 +70,6 @@ def stats_values(line: StatsLine) -> dict[str, int]:
 
 
 @dataclass(frozen=True)
-class SeasonCups:
-    """A change of the players' cup totals as the season statistics see it: the totals
-    ``before`` (every player of the change, by id) and ``after`` (those whose total moved), in
-    ``season`` (None: a season's reset, which the season rows do not follow, §10)."""
-
-    season: int | None
-    before: Mapping[int, int]
-    after: Mapping[int, int]
-
-
-@dataclass(frozen=True)
 class MatchTable:
     """A finalized match as KORT_RULES §12 sees it: who sat in which team (``teams``, every
     seated player by id, bots too), the ``winner``, its ``mode`` and ``season``, when it was
@@ -109,38 +98,6 @@ class MatchTable:
         """The ``(season, mode)`` of the stored rows the match counts in: over all time and
         its season, over both modes and its own."""
         return [(s, m) for s in (ALL_SEASONS, self.season) for m in (ALL_MODES, str(self.mode))]
-
-
-def stats_follow(
-    cups: SeasonCups,
-    lines: Sequence[tuple[StatsLine, Sequence[int]]],
-    *,
-    season: int | None,
-    ranked: bool,
-    table: MatchTable | None = None,
-) -> list[Statement]:
-    """The statements of the statistics of one change of the ladder, which
-    ``ranking.ladder.ladder_apply`` runs with its own (``bulk.updates.run``), in this order:
-    the season rows of ``cups.season`` follow the moved totals (opened with the totals
-    before, then their ``cups`` and ``best_cups`` recorded, §10), ``lines`` are added to
-    all-time, to ``season``'s and to the mode's statistics (:func:`stats_add`; rows of
-    ``season`` opened with the totals before when no total moved), and the match's ``table``
-    moves the §12 figures of its human players (:func:`pairs_follow`, then
-    :func:`streaks_follow`, which reads the streak rows now: call it holding the players'
-    rows)."""
-    statements = []
-    if cups.season is not None and cups.after:
-        statements += season_stats_open(cups.season, {pid: cups.before[pid] for pid in cups.after})
-        statements += season_cups_record(cups.season, cups.after)
-    if lines:
-        assert season is not None
-        if not cups.after:
-            statements += season_stats_open(season, cups.before)
-        statements += stats_add(lines, season=season, ranked=ranked)
-    if table is not None:
-        statements += pairs_follow(table)
-        statements += streaks_follow(table)
-    return statements
 
 
 def stats_add(

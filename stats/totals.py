@@ -8,8 +8,8 @@ season holds the reset's floor (``Season.reset_floor``) and each player the numb
 season whose reset their row last had (``Player.reset_season``): a human player with an older
 one has the reset still to come, and their total is the reset's result, not the stored cups.
 Every read of a total goes through :func:`totals_now`; the ladder's one write path
-(``ranking.ladder.ladder_apply``) writes a player's pending reset before any change of theirs
-(:func:`reset_due`), so no change ever starts from a total the reset has not reached.
+(``ranking.ladder.ladder_apply``) folds a player's pending reset before any change of theirs
+(``ranking.fold.SeasonReset``), so no change ever starts from a total the reset has not reached.
 
 The players on the new season's board all had a change in it, so their stored cups already
 include the reset: the board, its counts and its ranks read the stored rows.
