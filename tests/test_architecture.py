@@ -1,7 +1,8 @@
 """The import rules of docs/architecture.md, checked on the source: no import cycle between the
 project's apps or modules, apps import only the apps below them, no app reads a higher app's
 rows through the ORM relations that reach down to its own models (which no import shows), the
-pure rules import no framework, services and selectors speak no HTTP and the pages no DRF."""
+pure rules import no framework, services and selectors speak no HTTP and the pages no DRF; and
+the ladder has one writer."""
 
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ PURE = (
     "matches.reports",
     "matches.records",
     "players.usernames",
+    "ranking.fold",
 )
 """The pure rules: no Django, no DRF, no Celery, and nothing of ours but other pure modules."""
 
@@ -270,6 +272,104 @@ def test_no_app_reads_a_higher_apps_rows_through_an_orm_relation():
         for line, name in relation_uses(path, relations[top(module)])
     )
     assert wrong == []
+
+
+LADDER_MODELS = {
+    "CupChange",
+    "PlayerStats",
+    "SeasonStats",
+    "ModeStats",
+    "PairFigures",
+    "StreakFigures",
+    "EndedRun",
+    "BoardCount",
+    "BoardTotal",
+}
+"""The ladder's rows besides the players' totals: the ledger, the statistics, the §12 figures
+and the board."""
+LADDER_WRITES = {
+    "stats_add",
+    "mode_stats_add",
+    "season_stats_open",
+    "season_cups_record",
+    "pairs_follow",
+    "streaks_follow",
+    "stats_replace",
+    "board_moves",
+    "board_move",
+    "board_build",
+    "board_claim",
+    "board_retire",
+    "update_values",
+}
+"""The functions that write (or return the statements that write) the ladder's rows."""
+WRITER = "ranking.ladder"
+STATEMENTS = {"ranking.board": "the board's counts", "stats.services": "the statistics' rows"}
+"""Modules that build the ladder's statements for :data:`WRITER`, and what they write."""
+SQL_REPAIR = {"stats.rebuild_pairs": "the §12 figures written again by rebuild_ladder --fix"}
+"""Modules that write ladder rows in their own SQL, and why (each a known exception)."""
+ORM_WRITES = {"update", "create", "delete", "bulk_create", "bulk_update", "update_or_create"}
+PLAYER_TOTALS = {"cups", "best_cups", "cups_changed_at", "board_season", "reset_season"}
+
+
+def ladder_writes(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line, what)`` for each write of the ladder's rows in the file: a call of one of
+    :data:`LADDER_WRITES`, a statement (``Insert``, ``Update``, ``Delete``) or an ORM write
+    (``objects....update(...)``) of one of :data:`LADDER_MODELS` or of the players' totals,
+    an assignment to a player's total (``player.cups = ...``)."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Assign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Attribute) and target.attr in PLAYER_TOTALS:
+                    yield node.lineno, f"assigns .{target.attr}"
+            continue
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if name in LADDER_WRITES:
+            yield node.lineno, f"calls {name}"
+        elif name in ("Insert", "Update", "Delete") and node.args:
+            model = node.args[0]
+            if isinstance(model, ast.Name) and model.id in {*LADDER_MODELS, "Player"}:
+                yield node.lineno, f"{name}({model.id})"
+        elif name in ORM_WRITES and isinstance(func, ast.Attribute):
+            root = func.value
+            while isinstance(root, ast.Attribute | ast.Call):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            keys = {keyword.arg for keyword in node.keywords}
+            if isinstance(root, ast.Name) and root.id in LADDER_MODELS:
+                yield node.lineno, f"{root.id}.objects...{name}"
+            elif isinstance(root, ast.Name) and root.id == "Player" and keys & PLAYER_TOTALS:
+                yield node.lineno, f"Player.objects...{name}({', '.join(sorted(keys))})"
+
+
+def test_the_ladder_has_one_writer():
+    """Nothing but ``ranking.ladder`` writes the ledger, the players' totals, the statistics,
+    the §12 figures or the board (KORT_RULES §7, §8, §10, §12): the modules that build those
+    statements for it write nothing themselves but through it, and the §12 repair's own SQL
+    is the one known exception."""
+    wrong = sorted(
+        f"{module}:{line} {what}"
+        for module, path in project_modules().items()
+        if module != WRITER and module not in STATEMENTS and module not in SQL_REPAIR
+        for line, what in ladder_writes(path)
+    )
+    assert wrong == []
+
+
+def test_the_writer_check_finds_each_kind_of_write(tmp_path):
+    source = tmp_path / "writes.py"
+    source.write_text(
+        "stats_add(lines, season=1, ranked=True)\n"
+        "run([Insert(CupChange, rows)])\n"
+        "BoardCount.objects.filter(season=1).delete()\n"
+        "Player.objects.filter(pk=1).update(cups=3)\n"
+        "Player.objects.filter(pk=1).update(display_name='x')\n"
+        "player.best_cups = 4\n"
+    )
+    assert sorted(line for line, _ in ladder_writes(source)) == [1, 2, 3, 4, 6]
 
 
 def test_the_checker_finds_a_cycle_and_reads_relative_and_nested_imports(tmp_path):
