@@ -285,69 +285,53 @@ def _stats_added(rows: Sequence[tuple[int, Row]]) -> list[Statement]:
     return statements
 
 
-RESET_SQL = "CASE WHEN {cups} < 0 THEN 0 ELSE %(floor)s + ({cups} - %(floor)s) / 2 END"
-"""A total after the soft reset with floor T (KORT_RULES §10), for a total that it changes
-(``cups < 0`` or ``cups > T``): the numbers of ``matches.kort.rules.season_reset_cups`` (the
-excess is positive, so the integer division rounds down)."""
-
-
 def ladder_reset(pending: PendingReset, after_id: int, limit: int) -> tuple[int | None, int]:
     """Write the soft reset that opened season ``pending.season`` (KORT_RULES §10) to the
-    next ``limit`` players by id after ``after_id``, set-based, in the caller's transaction:
-    each human player of them whose total it changes and whose row does not have it yet
-    (``stats.totals.reset_due``) gets a ``season_reset`` ledger row (delta ``new - cups``)
-    and the new total, stamped ``pending.at`` (``best_cups`` stays: a reset only lowers a
-    total, or lifts a negative one to 0). Returns the last player id of the batch (None when
-    no player is left after ``after_id``) and how many players it reset.
+    next ``limit`` players by id after ``after_id``, in the caller's transaction: each player
+    whose state the reset changes (``ranking.fold.step`` of a :class:`~ranking.fold.SeasonReset`:
+    a human whose row does not have it yet, with a total it changes) gets its ledger row and
+    their new total, stamped ``pending.at``. Returns the last player id of the batch (None
+    when no player is left after ``after_id``) and how many players it reset.
 
-    The batch's players are locked in id order first (on PostgreSQL, as
-    :func:`players_locked` locks them), so a finalization writing one of them the reset
-    itself either went first (its row has the reset now, and is left out) or waits for the
-    batch. A batch's statements read a range of the primary key: the last batch costs what
-    the first does."""
-    connection = connections[router.db_for_write(CupChange)]
-    quote = connection.ops.quote_name
-    column = {field.name: quote(str(field.column)) for field in CupChange._meta.concrete_fields}
-    fields = ("kind", "match", "player", "season", "delta", "cups_after", "created_at")
-    ledger = f"{quote(CupChange._meta.db_table)} ({', '.join(column[name] for name in fields)})"
-    players = quote(Player._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT MAX(id) FROM (SELECT id FROM {players} WHERE id > %s ORDER BY id LIMIT %s) "
-            "AS batch",
-            [after_id, limit],
-        )
-        last = cursor.fetchone()[0]
-        if last is None:
-            return None, 0
-        params: dict[str, Any] = {
-            "floor": pending.floor,
-            "after": after_id,
-            "last": last,
-            "season": pending.season,
-            "at": pending.at,
-            "kind": CupKind.SEASON_RESET.value,
-        }
-        due = (
-            "id > %(after)s AND id <= %(last)s AND NOT is_bot AND (cups < 0 OR cups > %(floor)s)"
-            " AND (reset_season IS NULL OR reset_season < %(season)s)"
-        )
-        if connection.features.has_select_for_update:
-            cursor.execute(
-                f"SELECT id FROM {players} WHERE {due} ORDER BY id FOR NO KEY UPDATE", params
-            )
-        new = RESET_SQL.format(cups="cups")
-        cursor.execute(
-            f"INSERT INTO {ledger} SELECT %(kind)s, NULL, id, %(season)s, {new} - cups, "
-            f"{new}, %(at)s FROM {players} WHERE {due}",
-            params,
-        )
-        cursor.execute(
-            f"UPDATE {players} SET cups = {new}, cups_changed_at = %(at)s, "
-            f"reset_season = %(season)s WHERE {due}",
-            params,
-        )
-        return last, cursor.rowcount
+    The batch is read unlocked to find the players the reset changes, then their rows are
+    locked in id order (on PostgreSQL, as :func:`players_locked` locks them) and folded
+    again as read locked: a finalization that wrote one of them the reset itself went first
+    (their row has it now, and the step leaves it), or waits for the batch. Each read is a
+    range or a list of the primary key: the last batch costs what the first does."""
+    reset = SeasonReset(pending.season, pending.floor, pending.at)
+    batch = Player.objects.filter(pk__gt=after_id).order_by("pk")[:limit]
+    seen = list(batch.values_list(*RESET_COLUMNS))
+    if not seen:
+        return None, 0
+    due = [row[0] for row in seen if fold(_reset_state(row), [reset])[1]]
+    connection = connections[router.db_for_write(Player)]
+    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_update else ""
+    where, params = id_in("id", due, connection.vendor)
+    columns = ", ".join(connection.ops.quote_name(name) for name in RESET_COLUMNS)
+    table = connection.ops.quote_name(Player._meta.db_table)
+    locked = []
+    if due:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {columns} FROM {table} WHERE {where} ORDER BY id{lock}", params)
+            locked = cursor.fetchall()
+    ledger, totals = [], []
+    for row in locked:
+        state, rows = fold(_reset_state(row), [reset])
+        ledger += [_ledger_row(row[0], change) for change in rows if isinstance(change, Ledger)]
+        if rows:
+            totals.append([row[0], state.cups, state.best_cups, state.changed_at, reset.season])
+    run([Insert(CupChange, ledger)])
+    update_values(Player, "id", ["cups", "best_cups", "cups_changed_at", "reset_season"], totals)
+    return seen[-1][0], len(totals)
+
+
+RESET_COLUMNS = ("id", "cups", "best_cups", "is_bot", "reset_season")
+"""What the reset reads of a player's row: their id and the state the reset step reads."""
+
+
+def _reset_state(row: Sequence[Any]) -> PlayerLadder:
+    _, cups, best_cups, bot, reset_season = row
+    return PlayerLadder(cups=cups, best_cups=best_cups, bot=bot, reset_season=reset_season)
 
 
 def ladder_close(season: int) -> None:
