@@ -58,7 +58,15 @@ class PlayerLadder:
     def moved(self, delta: int, at: Any) -> PlayerLadder:
         """The state after a cup change of ``delta`` at ``at``."""
         cups = self.cups + delta
-        return replace(self, cups=cups, best_cups=max(self.best_cups, cups), changed_at=at)
+        return PlayerLadder(
+            cups,
+            max(self.best_cups, cups),
+            at,
+            self.board_season,
+            self.banned,
+            self.bot,
+            self.reset_season,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +211,8 @@ def _reset(state: PlayerLadder, event: SeasonReset) -> tuple[PlayerLadder, list[
     cups = season_reset_cups(state.cups, event.floor)
     if cups == state.cups:
         return state, []
-    after = replace(state.moved(cups - state.cups, event.at), reset_season=event.season)
+    best, board = max(state.best_cups, cups), state.board_season
+    after = PlayerLadder(cups, best, event.at, board, state.banned, False, event.season)
     return after, [
         Ledger(SEASON_RESET, event.season, event.season, cups - state.cups, cups, event.at)
     ]

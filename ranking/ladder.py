@@ -45,7 +45,7 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import QuerySet
 
-from bulk.sql import id_in
+from bulk.sql import id_in, int_rows
 from bulk.updates import ByKey, FieldValue, Insert, Statement, Update, Upsert, run, update_values
 from matches.kort.rules import Mode, StatsLine
 from players.models import BOARD_ELIGIBLE, Player
@@ -70,6 +70,7 @@ from ranking.fold import (
     SeasonReset,
     StatsAdded,
     fold,
+    step,
 )
 from ranking.models import CupChange, CupKind
 from seasons.models import Season
@@ -290,39 +291,68 @@ def ladder_reset(pending: PendingReset, after_id: int, limit: int) -> tuple[int 
     next ``limit`` players by id after ``after_id``, in the caller's transaction: each player
     whose state the reset changes (``ranking.fold.step`` of a :class:`~ranking.fold.SeasonReset`:
     a human whose row does not have it yet, with a total it changes) gets its ledger row and
-    their new total, stamped ``pending.at``. Returns the last player id of the batch (None
+    their new total, stamped ``pending.at`` (``best_cups`` stays: a reset only lowers a
+    total, or lifts a negative one to 0). Returns the last player id of the batch (None
     when no player is left after ``after_id``) and how many players it reset.
 
-    The batch is read unlocked to find the players the reset changes, then their rows are
-    locked in id order (on PostgreSQL, as :func:`players_locked` locks them) and folded
-    again as read locked: a finalization that wrote one of them the reset itself went first
-    (their row has it now, and the step leaves it), or waits for the batch. Each read is a
-    range or a list of the primary key: the last batch costs what the first does."""
+    The rows of the batch's humans without the reset are locked in id order (on PostgreSQL,
+    as :func:`players_locked` locks them) and folded as read locked: a finalization that
+    wrote one of them the reset itself went first (their row has it now), or waits for the
+    batch. Each read is a range of the primary key: the last batch costs what the first
+    does."""
     reset = SeasonReset(pending.season, pending.floor, pending.at)
-    batch = Player.objects.filter(pk__gt=after_id).order_by("pk")[:limit]
-    seen = list(batch.values_list(*RESET_COLUMNS))
-    if not seen:
-        return None, 0
-    due = [row[0] for row in seen if fold(_reset_state(row), [reset])[1]]
     connection = connections[router.db_for_write(Player)]
-    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_update else ""
-    where, params = id_in("id", due, connection.vendor)
-    columns = ", ".join(connection.ops.quote_name(name) for name in RESET_COLUMNS)
     table = connection.ops.quote_name(Player._meta.db_table)
-    locked = []
-    if due:
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {columns} FROM {table} WHERE {where} ORDER BY id{lock}", params)
-            locked = cursor.fetchall()
-    ledger, totals = [], []
+    columns = ", ".join(connection.ops.quote_name(name) for name in RESET_COLUMNS)
+    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_update else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT MAX(id) FROM (SELECT id FROM {table} WHERE id > %s ORDER BY id LIMIT %s) "
+            "AS batch",
+            [after_id, limit],
+        )
+        last = cursor.fetchone()[0]
+        if last is None:
+            return None, 0
+        cursor.execute(
+            f"SELECT {columns} FROM {table} WHERE id > %s AND id <= %s AND NOT is_bot "
+            f"AND (reset_season IS NULL OR reset_season < %s) ORDER BY id{lock}",
+            [after_id, last, pending.season],
+        )
+        locked = cursor.fetchall()
+    reset_rows = []
     for row in locked:
-        state, rows = fold(_reset_state(row), [reset])
-        ledger += [_ledger_row(row[0], change) for change in rows if isinstance(change, Ledger)]
+        state, rows = step(_reset_state(row), reset)
         if rows:
-            totals.append([row[0], state.cups, state.best_cups, state.changed_at, reset.season])
-    run([Insert(CupChange, ledger)])
-    update_values(Player, "id", ["cups", "best_cups", "cups_changed_at", "reset_season"], totals)
-    return seen[-1][0], len(totals)
+            reset_rows.append((row[0], state.cups - row[1], state.cups))
+    if reset_rows:
+        _resets_written(connection, reset, reset_rows)
+    return last, len(reset_rows)
+
+
+def _resets_written(
+    connection: Any, reset: SeasonReset, rows: Sequence[tuple[int, int, int]]
+) -> None:
+    """The reset's ledger rows and the players' new totals from ``rows``, ``(player id, delta,
+    cups after)`` each, stamped ``reset.at``: two statements whatever the rows."""
+    quote = connection.ops.quote_name
+    source, params = int_rows(("player", "delta", "cups"), rows, connection.vendor)
+    column = {field.name: quote(str(field.column)) for field in CupChange._meta.concrete_fields}
+    names = ("kind", "match", "player", "season", "delta", "cups_after", "created_at")
+    ledger = f"{quote(CupChange._meta.db_table)} ({', '.join(column[name] for name in names)})"
+    table = quote(Player._meta.db_table)
+    at = Player._meta.get_field("cups_changed_at").get_db_prep_save(reset.at, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {ledger} SELECT %s, NULL, v.player, %s, v.delta, v.cups, %s "
+            f"FROM {source}",
+            [SEASON_RESET, reset.season, at, *params],
+        )
+        cursor.execute(
+            f"UPDATE {table} SET cups = v.cups, cups_changed_at = %s, reset_season = %s "
+            f"FROM {source} WHERE {table}.id = v.player",
+            [at, reset.season, *params],
+        )
 
 
 RESET_COLUMNS = ("id", "cups", "best_cups", "is_bot", "reset_season")
