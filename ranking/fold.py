@@ -205,12 +205,13 @@ def _match(state: PlayerLadder, event: Finalized | Voided) -> tuple[PlayerLadder
 
 
 def _reset(state: PlayerLadder, event: SeasonReset) -> tuple[PlayerLadder, list[Row]]:
-    """The soft reset (§10), once: a total it keeps, or a reset the state holds, is left."""
+    """The soft reset (§10), once: the state records it even where it keeps the total (no
+    ledger row then), so a later change of the season never folds it again."""
     if state.reset_season is not None and state.reset_season >= event.season:
         return state, []
     cups = season_reset_cups(state.cups, event.floor)
     if cups == state.cups:
-        return state, []
+        return replace(state, reset_season=event.season), []
     best, board = max(state.best_cups, cups), state.board_season
     after = PlayerLadder(cups, best, event.at, board, state.banned, False, event.season)
     return after, [

@@ -269,6 +269,28 @@ def test_a_match_finalized_while_the_reset_is_written_starts_from_the_reset_tota
     assert totals == RESET_TOTALS | {"amir": 17, "cyrus": 15, "bita": -5, "dara": -5}
 
 
+def test_a_total_the_reset_keeps_is_not_reset_again_after_a_match_of_the_season(
+    service, api, ladder, monkeypatch
+):
+    """jaleh's 0 cups are a total the reset keeps (§10); her first match of season 2 lifts
+    them to 10 while the reset is still being written, and the rest of the reset leaves them
+    there: it is folded once, before her match."""
+    stopped_while_resetting(monkeypatch)
+    jaleh = ladder["jaleh"]
+    # A's Kort: jaleh 0 + 10, bita reset to 0, then + 10.
+    match_play(
+        service, four(ladder, "jaleh", "amir", "bita", "cyrus"), [round_body(0, 7, 0, "stop")]
+    )
+
+    lease_runs_out()
+    assert end_due_seasons() == [1]
+
+    assert player_read(api, jaleh)["cups"] == 10
+    ledger = api.get(f"/api/v1/players/{jaleh}/cups/").data["results"]
+    assert [(row["kind"], row["cups_after"]) for row in ledger] == [("match", 10)]
+    assert {row["player"]["id"]: row["cups"] for row in board(api)}[jaleh] == 10
+
+
 def test_a_run_leaves_an_end_another_run_holds(ladder, monkeypatch):
     monkeypatch.setattr(season_end_module, "standings_freeze", stopping("standings_freeze"))
     with pytest.raises(Stopped):
