@@ -338,7 +338,7 @@ def ladder_writes(path: Path) -> Iterator[tuple[int, str]]:
             root = func.value
             while isinstance(root, ast.Attribute | ast.Call):
                 root = root.func if isinstance(root, ast.Call) else root.value
-            keys = {keyword.arg for keyword in node.keywords}
+            keys = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
             if isinstance(root, ast.Name) and root.id in LADDER_MODELS:
                 yield node.lineno, f"{root.id}.objects...{name}"
             elif isinstance(root, ast.Name) and root.id == "Player" and keys & PLAYER_TOTALS:
