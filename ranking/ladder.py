@@ -292,8 +292,10 @@ def ladder_reset(pending: PendingReset, after_id: int, limit: int) -> tuple[int 
     whose state the reset changes (``ranking.fold.step`` of a :class:`~ranking.fold.SeasonReset`:
     a human whose row does not have it yet, with a total it changes) gets its ledger row and
     their new total, stamped ``pending.at`` (``best_cups`` stays: a reset only lowers a
-    total, or lifts a negative one to 0). Returns the last player id of the batch (None
-    when no player is left after ``after_id``) and how many players it reset.
+    total, or lifts a negative one to 0). A player whose total it keeps is left as stored:
+    folding the reset again finds the same total, and their next change folds it (and records
+    it) before itself. Returns the last player id of the batch (None when no player is left
+    after ``after_id``) and how many players it reset.
 
     The rows of the batch's humans without the reset are locked in id order (on PostgreSQL,
     as :func:`players_locked` locks them) and folded as read locked: a finalization that
