@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from bulk.updates import (
     AddedByKey,
@@ -532,29 +532,43 @@ def run_members(
     """The ``count`` matches of ``run`` other than ``leave_out`` (the match being counted in
     or voided), as ``(key, won)`` pairs: the player's finalized matches of the variant
     completed from the run's first match to its last. Read through the player's seats newest
-    created first (``seat_history_order``) from the run's last completion time, stopping at
-    the ``count``-th: a match is created before it is completed, so the read covers the
-    run's time span, not the player's history."""
+    created first (``seat_history_order``) from the run's last completion time, each with its
+    match by primary key, in slices of ``count + 1`` and more until the ``count``-th is found:
+    a match is created before it is completed, so the read covers the run's time span, not the
+    player's history. The match's columns are checked here, not in the query, so that no plan
+    can start from the matches and read all those of the time span."""
     if count <= 0:
         return []
-    (first_at, first_id), (last_at, last_id) = run.first, run.last
-    seats = Seat.objects.filter(
-        Q(match__completed_at__gt=first_at)
-        | Q(match__completed_at=first_at, match_id__gte=first_id),
-        Q(match__completed_at__lt=last_at) | Q(match__completed_at=last_at, match_id__lte=last_id),
-        player_id=variant.player_id,
-        match_created_at__lte=last_at,
-        match__status=MatchStatus.FINALIZED,
-    ).exclude(match_id=leave_out)
-    if variant.season != ALL_SEASONS:
-        seats = seats.filter(match__season=variant.season)
-    if variant.mode != ALL_MODES:
-        seats = seats.filter(match__mode=variant.mode)
-    ordered = seats.order_by("-match_created_at", "-match_id").values_list(
-        "seat", "match__winner", "match__completed_at", "match_id"
+    first, last = run.first, run.last
+    seats = Seat.objects.filter(player_id=variant.player_id).order_by(
+        "-match_created_at", "-match_id"
     )
-    members = []
-    for seat, winner, completed_at, match_id in ordered[:count]:
-        assert completed_at is not None  # a finalized match was completed
-        members.append(((completed_at, match_id), team_of(seat) == winner))
-    return sorted(members)
+    columns = ["match_created_at", "match_id", "seat", "match__status", "match__season"]
+    columns += ["match__mode", "match__winner", "match__completed_at"]
+    members: list[tuple[RunKey, bool]] = []
+    older = seats.filter(match_created_at__lte=last[0])
+    size = count + 1
+    while True:
+        rows = list(older.values_list(*columns)[:size])
+        for _created, match_id, seat, status, season, mode, winner, completed_at in rows:
+            if (
+                match_id == leave_out
+                or status != MatchStatus.FINALIZED
+                or variant.season not in (ALL_SEASONS, season)
+                or variant.mode not in (ALL_MODES, mode)
+            ):
+                continue
+            assert completed_at is not None  # a finalized match was completed
+            key = (completed_at, match_id)
+            if first <= key <= last:
+                members.append((key, team_of(seat) == winner))
+                if len(members) == count:
+                    return sorted(members)
+        if len(rows) < size:
+            return sorted(members)
+        # On from the last seat read: created earlier, or at the same time with a lower id.
+        created_at, match_id = rows[-1][:2]
+        older = seats.filter(match_created_at__lte=created_at).exclude(
+            match_created_at=created_at, match_id__gte=match_id
+        )
+        size *= 2
