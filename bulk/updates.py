@@ -399,40 +399,37 @@ def update_values(
     model: type[Model], key: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
 ) -> None:
     """``UPDATE`` the rows of ``model`` whose column ``key`` is the first value of one of
-    ``rows``, setting ``columns`` to that row's other values, values converted as the model's
-    fields save them. On PostgreSQL one statement whatever the rows, joined to one array per
-    column (``UPDATE ... FROM unnest(...)``, each row found by its key's index); on SQLite
-    ``WITH v AS (VALUES ...) UPDATE ... FROM v``, :data:`INSERT_PARAMS` parameters a
-    statement."""
+    ``rows``, setting ``columns`` to that row's other values (``WITH v AS (VALUES ...) UPDATE
+    ... FROM v``, PostgreSQL and SQLite), :data:`INSERT_PARAMS` parameters a statement. Values
+    are converted as the model's fields save them (on PostgreSQL, cast to their column types)."""
     if not rows:
         return
     connection = connections[router.db_for_write(model)]
-    fields = [_column(model, name) for name in [key, *columns]]
-    table = _quoted(model._meta.db_table)
-    names = [_quoted(str(f.column)) for f in fields]
-    listed = ", ".join(_quoted(f"v{n}") for n in range(len(fields)))
-    sets = ", ".join(f"{c} = v.{_quoted(f'v{n}')}" for n, c in enumerate(names) if n)
-    where = f'WHERE {table}.{names[0]} = v."v0"'
+    names = [key, *columns]
+    fields = [model._meta.get_field(name) for name in names]
+    concrete = [f for f in fields if isinstance(f, Field)]
+    assert len(concrete) == len(fields), f"{model.__name__}: {names} are not all columns"
     if connection.vendor == "postgresql":
-        arrays = ", ".join(f"CAST(%s AS {f.db_type(connection)}[])" for f in fields)
-        values = [_saved(f, [row[n] for row in rows], connection) for n, f in enumerate(fields)]
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {table} SET {sets} FROM unnest({arrays}) AS v ({listed}) {where}", values
-            )
-        return
-    per_statement = max(1, INSERT_PARAMS // len(fields))
-    row_marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        marks = [f"CAST(%s AS {f.db_type(connection)})" for f in concrete]
+    else:
+        marks = ["%s"] * len(concrete)
+    row_marks = "(" + ", ".join(marks) + ")"
+    table = _quoted(model._meta.db_table)
+    columns_sql = [_quoted(str(f.column)) for f in concrete]
+    listed = ", ".join(_quoted(f"v{n}") for n in range(len(concrete)))
+    sets = ", ".join(f"{c} = v.{_quoted(f'v{n}')}" for n, c in enumerate(columns_sql) if n)
+    per_statement = max(1, INSERT_PARAMS // len(concrete))
     for start in range(0, len(rows), per_statement):
         batch = rows[start : start + per_statement]
         params = [
             f.get_db_prep_save(value, connection)
             for row in batch
-            for f, value in zip(fields, row, strict=True)
+            for f, value in zip(concrete, row, strict=True)
         ]
+        values = ", ".join([row_marks] * len(batch))
         with connection.cursor() as cursor:
             cursor.execute(
-                f"WITH v ({listed}) AS (VALUES {', '.join([row_marks] * len(batch))}) "
-                f"UPDATE {table} SET {sets} FROM v {where}",
+                f"WITH v ({listed}) AS (VALUES {values}) UPDATE {table} SET {sets} FROM v "
+                f'WHERE {table}.{columns_sql[0]} = v."v0"',
                 params,
             )

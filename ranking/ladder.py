@@ -62,6 +62,7 @@ from ranking.fold import (
     Banned,
     BoardMoved,
     Event,
+    Finalized,
     Ledger,
     PlayerLadder,
     Row,
@@ -69,6 +70,7 @@ from ranking.fold import (
     SeasonOpened,
     SeasonReset,
     StatsAdded,
+    Voided,
     fold,
     step,
 )
@@ -84,9 +86,6 @@ from stats.services import (
     streaks_follow,
 )
 from stats.totals import PendingReset, pending_reset
-
-UPDATE_BATCH = 1000
-"""Players whose totals one statement writes."""
 
 
 @dataclass(frozen=True)
@@ -195,7 +194,9 @@ def ladder_apply(
 
 def _sees_board(event: Event) -> bool:
     """Whether the current season's board sees ``event``: a ban, or a change of cups."""
-    return isinstance(event, Banned) or getattr(event, "cups", None) is not None
+    if isinstance(event, Finalized | Voided):
+        return event.cups is not None
+    return isinstance(event, Banned)
 
 
 def _ledger_row(player_id: int, row: Ledger) -> dict[str, object]:
@@ -212,40 +213,42 @@ def _ledger_row(player_id: int, row: Ledger) -> dict[str, object]:
 
 def _players_written(players: Sequence[Player], states: Mapping[int, PlayerLadder]) -> list[Update]:
     """The players' rows set to their new states where they differ (the ``Player`` objects
-    follow): totals by key, in batches; each other field by its value."""
+    follow): totals by key, stamped with their change's time; each other field by its value."""
     totals: dict[object, list[Player]] = {}
     fields: dict[tuple[str, object], list[int]] = {}
     for player in players:
         state = states[player.pk]
+        if (player.cups, player.best_cups, player.cups_changed_at) != (
+            state.cups,
+            state.best_cups,
+            state.changed_at,
+        ):
+            totals.setdefault(state.changed_at, []).append(player)
         for name, held in PLAYER_FIELDS.items():
             value = getattr(state, held)
-            if getattr(player, name) == value:
-                continue
-            setattr(player, name, value)
-            if name in ("cups", "best_cups", "cups_changed_at"):
-                totals.setdefault(state.changed_at, []).append(player)
-            else:
+            if name not in TOTALS and getattr(player, name) != value:
                 fields.setdefault((name, value), []).append(player.pk)
-    statements = []
-    for at, moved in totals.items():
-        unique = list({player.pk: player for player in moved}.values())
-        for start in range(0, len(unique), UPDATE_BATCH):
-            batch = unique[start : start + UPDATE_BATCH]
-            statements.append(
-                Update(
-                    Player,
-                    "id",
-                    [player.pk for player in batch],
-                    {
-                        "cups": ByKey("id", {player.pk: player.cups for player in batch}),
-                        "best_cups": ByKey("id", {player.pk: player.best_cups for player in batch}),
-                        "cups_changed_at": FieldValue(at),
-                    },
-                )
-            )
+            setattr(player, name, value)
+    statements = [
+        Update(
+            Player,
+            "id",
+            [player.pk for player in moved],
+            {
+                "cups": ByKey("id", {player.pk: player.cups for player in moved}),
+                "best_cups": ByKey("id", {player.pk: player.best_cups for player in moved}),
+                "cups_changed_at": FieldValue(at),
+            },
+        )
+        for at, moved in totals.items()
+    ]
     for (name, value), ids in fields.items():
         statements.append(Update(Player, "id", ids, {name: FieldValue(value)}))
     return statements
+
+
+TOTALS = ("cups", "best_cups", "cups_changed_at")
+"""The fields of a player's total, written together by key."""
 
 
 def _season_rows(rows: Sequence[tuple[int, Row]]) -> list[Statement]:
