@@ -27,14 +27,20 @@ def finalize_match(self, match_id: int) -> bool:
     §10): a worker queues the task again for one season check later; in-process (the embedded
     default, where no beat runs) the due season end is done first, then the match finalized.
     """
-    try:
-        return match_finalize(match_id)
-    except SeasonNotOpen:
-        if not self.request.is_eager:
-            finalize_match.apply_async((match_id,), countdown=settings.KORT_SEASON_CHECK_SECONDS)
-            return False
-    end_due_seasons(wait=True)
-    return match_finalize(match_id)
+    ended = False
+    while True:
+        try:
+            return match_finalize(match_id)
+        except SeasonNotOpen:
+            if ended:
+                raise
+            if not self.request.is_eager:
+                finalize_match.apply_async(
+                    (match_id,), countdown=settings.KORT_SEASON_CHECK_SECONDS
+                )
+                return False
+        end_due_seasons(wait=True)
+        ended = True
 
 
 @shared_task(

@@ -7,11 +7,12 @@ out as if never played): a player's streaks of a season and mode are stored as r
 current one in the streak row (from its first match to the latest match counted) and the runs
 before it as ``EndedRun`` rows. A match completed after the latest one, the usual case,
 extends the current run or ends it and starts the next, reading nothing more than the streak
-row (:func:`streaks_after`). A void, or a match finalized out of that order (completed before
-one already counted, as after a broker outage), changes the runs next to it only
-(``rules.RunWindow``): it extends, joins or splits them, and a split or a void reads the
-matches of that one run (:func:`streaks_moved`). Runs are not additive: taking a match out
-of the middle can join two runs or shorten the best one, which no stored sum could tell.
+row. A void, or a match finalized out of that order (completed before one already counted, as
+after a broker outage), changes the runs next to it only: it extends, joins or splits them,
+and a split or a void reads the matches of that one run (:func:`runs_near`). Either way the
+runs are read first, moved by one pure step (``rules.runs_moved``), then written
+(:func:`streaks_moved`). Runs are not additive: taking a match out of the middle can join two
+runs or shorten the best one, which no stored sum could tell.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
 
@@ -37,12 +38,11 @@ from bulk.updates import (
 from matches.kort.rules import (
     Mode,
     RunKey,
-    RunWindow,
     StatsLine,
     StreakRun,
     Streaks,
     Team,
-    streaks_of_runs,
+    runs_moved,
     team_of,
 )
 from matches.models import MatchStatus, Seat
@@ -329,13 +329,10 @@ class StreakState:
 
 def streaks_follow(table: MatchTable) -> list[Statement]:
     """The statements that move the streaks of the match's human players, for every season and
-    mode it counts in (module docstring): one read of their streak rows now, then the ended
-    runs removed and added, and the
-    streak rows written as plain values (players in id order, then
-    :meth:`MatchTable.variants`, in the order of the unique key). A match finalized after the
-    latest one counted extends the current run or ends it (:func:`streaks_after`); a void, or a
-    match completed before the latest one, changes the runs next to it
-    (:func:`streaks_moved`)."""
+    mode it counts in (module docstring): one read of their streak rows now, each variant's
+    runs moved (:func:`streaks_moved`), then the ended runs removed and added, and the streak
+    rows written as plain values (players in id order, then :meth:`MatchTable.variants`, in
+    the order of the unique key)."""
     if not table.humans:
         return []
     stored = {(row.player_id, row.season, row.mode): _state_of(row) for row in _streak_rows(table)}
@@ -347,11 +344,8 @@ def streaks_follow(table: MatchTable) -> list[Statement]:
         won = table.won(player_id)
         for season, mode in table.variants():
             state = stored.get((player_id, season, mode), StreakState())
-            if table.sign > 0 and (state.current is None or state.current.last < key):
-                state = streaks_after(state, key, won)
-            else:
-                variant = StreakVariant(player_id, season, mode)
-                state = streaks_moved(variant, state, key, won, counted=table.sign > 0)
+            variant = StreakVariant(player_id, season, mode)
+            state = streaks_moved(variant, state, key, won, counted=table.sign > 0)
             ended += [_ended_row(player_id, season, mode, run) for run in state.ended]
             gone += state.gone
             rows.append(_streak_row(player_id, season, mode, state))
@@ -422,21 +416,7 @@ def _ended_row(player_id: int, season: int, mode: str, run: StreakRun) -> dict[s
     }
 
 
-def streaks_after(state: StreakState, key: RunKey, won: bool) -> StreakState:
-    """The streaks once the match ``key``, ``won`` or lost, completed after every match
-    counted, counts (KORT_RULES §12): it extends the current run, or ends it and starts the
-    next. Nothing is read."""
-    current = state.current
-    if current is None or current.won != won:
-        following = StreakRun.single(key, won)
-    else:
-        following = StreakRun(won, current.first, key, current.length + 1)
-    ended = [current] if current is not None and current.won != won else []
-    return StreakState(state.streaks.after(won), following, ended)
-
-
-@dataclass(frozen=True)
-class StreakVariant:
+class StreakVariant(NamedTuple):
     """The streaks of one player over one season (0: all time) and mode (``all``: both)."""
 
     player_id: int
@@ -451,11 +431,37 @@ def streaks_moved(
     variant: StreakVariant, state: StreakState, key: RunKey, won: bool, *, counted: bool
 ) -> StreakState:
     """The streaks once the match ``key``, ``won`` or lost, is counted in (``counted``) or
-    taken out (a void) anywhere in completion order (KORT_RULES §12: a void match is taken
-    out as if never played). It reads the ended runs next to the key (two index reads), the
-    matches of the run it splits or shortens, if any (:func:`run_members`), and, when a run
-    that was the longest of its kind got shorter, the longest ended run of that kind: never
-    more than the runs it touches, whatever the player's history."""
+    taken out (a void) anywhere in completion order (KORT_RULES §12): what the runs next to
+    the key need is read first (:func:`runs_near`), the runs are moved
+    (``rules.runs_moved``), and, when a run that was the longest of its kind got shorter, the
+    longest other ended run of that kind is read: never more than the runs it touches,
+    whatever the player's history."""
+    stored, members = runs_near(variant, state.current, key, won, counted)
+    moved = runs_moved([*stored], state.current, state.streaks, key, won, counted, members)
+    gone = [pk for run, pk in stored.items() if run in moved.replaced]
+    streaks = moved.streaks
+    if moved.shortened:
+        longest = {kind: _longest_ended(variant, kind, gone) for kind in moved.shortened}
+        streaks = replace(
+            streaks,
+            win_best=max(streaks.win_best, longest.get(True, 0)),
+            loss_best=max(streaks.loss_best, longest.get(False, 0)),
+        )
+    return StreakState(streaks, moved.current, moved.ended, gone)
+
+
+def runs_near(
+    variant: StreakVariant, current: StreakRun | None, key: RunKey, won: bool, counted: bool
+) -> tuple[dict[StreakRun, int], list[tuple[RunKey, bool]]]:
+    """What moving the runs for the match ``key``, ``won`` or lost, counted in (``counted``)
+    or taken out, reads besides the ``current`` run: the ended runs next to the key, with
+    their ids (the two latest starting at or before it and the first starting after it: two
+    index reads), and the other matches of the run that holds the key when the match splits
+    or shortens it (a void, or a match of the other kind; one of its own kind only lengthens
+    it), as ``(key, won)`` pairs (:func:`run_members`). A match counted after every one
+    counted reads nothing."""
+    if counted and (current is None or current.last < key):
+        return {}, []
     ended = variant.ended_runs()
     at, match_id = key
     # A range of the index ``ended_run_order`` each, the ties at ``at`` sorted out after.
@@ -469,25 +475,11 @@ def streaks_moved(
     earlier = list(up_to_key.order_by(*(f"-{name}" for name in first_order))[:2])
     later = list(after_key.order_by(*first_order)[:1])
     stored = {_run_of(row): row.pk for row in [*earlier[::-1], *later]}
-    near = [*stored]
-    current = state.current
-    if current is not None and not later:
-        near.append(current)
-    window = RunWindow.of(near, key)
-    members: list[tuple[RunKey, bool]] = []
-    if window.needs_members(won, counted) and window.around is not None:
-        around = window.around
-        members = run_members(variant, around, around.length - (0 if counted else 1), match_id)
-    runs = window.counted_in(won, members) if counted else window.taken_out(members)
-    if current is not None and current in window.runs:
-        current = runs.pop() if runs else None
-    gone = [stored[run] for run in window.runs if run in stored]
-    best = {
-        kind: _best_after(variant, kind, state.streaks, window.runs, [*runs, current], gone)
-        for kind in (True, False)
-    }
-    streaks = replace(streaks_of_runs((), current), win_best=best[True], loss_best=best[False])
-    return StreakState(streaks, current, runs, gone)
+    runs = [*stored, *([] if current is None else [current])]
+    holding = next((run for run in runs if run.first <= key <= run.last), None)
+    if holding is None or (counted and holding.won == won):
+        return stored, []
+    return stored, run_members(variant, holding, holding.length - (0 if counted else 1), match_id)
 
 
 def _run_of(row: EndedRun) -> StreakRun:
@@ -499,22 +491,9 @@ def _run_of(row: EndedRun) -> StreakRun:
     )
 
 
-def _best_after(
-    variant: StreakVariant,
-    won: bool,
-    streaks: Streaks,
-    replaced: Sequence[StreakRun],
-    runs: Sequence[StreakRun | None],
-    gone: Sequence[int],
-) -> int:
-    """The best run of the kind ``won`` once the runs ``replaced`` became ``runs``: the
-    stored best, unless the longest of ``replaced`` of that kind got shorter; then the longest
-    of ``runs`` and of the other ended runs (one read by ``ended_run_length``)."""
-    best = streaks.win_best if won else streaks.loss_best
-    before = max((run.length for run in replaced if run.won == won), default=0)
-    after = max((run.length for run in runs if run is not None and run.won == won), default=0)
-    if after >= before:
-        return max(best, after)
+def _longest_ended(variant: StreakVariant, won: bool, gone: Sequence[int]) -> int:
+    """The length of the longest ended run of the kind ``won`` but the runs ``gone`` (one read
+    by ``ended_run_length``; 0: none)."""
     longest = (
         variant.ended_runs()
         .filter(won__in=[won])  # an equality the index can take (SQLite reads "NOT won" row by row)
@@ -523,7 +502,7 @@ def _best_after(
         .values_list("length", flat=True)
         .first()
     )
-    return max(after, longest or 0)
+    return longest or 0
 
 
 def run_members(

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from enum import StrEnum
+from typing import NamedTuple
 
 from domain.errors import RuleError
 
@@ -636,17 +637,11 @@ class RunWindow:
         """The window's runs, in completion order."""
         return [run for run in (self.before, self.around, self.after) if run is not None]
 
-    def needs_members(self, won: bool, counted: bool) -> bool:
-        """Whether the matches of ``around`` must be known to count in (``counted``) a match
-        ``won`` or lost, or to take one out: either splits or shortens the run."""
-        if self.around is None:
-            return False
-        return not counted or self.around.won != won
-
     def counted_in(self, won: bool, members: Sequence[tuple[RunKey, bool]] = ()) -> list[StreakRun]:
         """The runs that replace :attr:`runs` once the match ``key``, ``won`` or lost, counts:
-        it extends a run next to it, joins the two around it, or splits ``around`` (whose
-        matches ``members`` are then, as ``(key, won)`` pairs, see :meth:`needs_members`)."""
+        it extends a run next to it, joins the two around it, or splits ``around`` of the
+        other kind (whose matches ``members`` are then, as ``(key, won)`` pairs; a match of
+        the kind of ``around`` only lengthens it, and needs none)."""
         match = StreakRun.single(self.key, won)
         if self.around is None:
             pieces = [self.before, match, self.after]
@@ -685,6 +680,65 @@ def streaks_of_runs(runs: Iterable[StreakRun], current: StreakRun | None) -> Str
     win = current.length if current is not None and current.won else 0
     loss = current.length if current is not None and not current.won else 0
     return Streaks(win, best[True], loss, best[False])
+
+
+class RunsMoved(NamedTuple):
+    """What counting a match in, or taking it out, does to a player's runs (KORT_RULES §12):
+    the runs next to it ``replaced`` (the current one among them, if it is) give way to the
+    ended runs ``ended`` and the ``current`` run (None: no match counts), and the streaks
+    become ``streaks``. Of each kind in ``shortened`` the longest run next to the match got
+    shorter: its best in ``streaks`` is the longest of the runs that replace them, and an
+    ended run further away may be longer."""
+
+    replaced: Sequence[StreakRun]
+    ended: Sequence[StreakRun]
+    current: StreakRun | None
+    streaks: Streaks
+    shortened: Sequence[bool] = ()
+
+
+def runs_moved(
+    ended: Sequence[StreakRun],
+    current: StreakRun | None,
+    streaks: Streaks,
+    key: RunKey,
+    won: bool,
+    counted: bool,
+    members: Sequence[tuple[RunKey, bool]] = (),
+) -> RunsMoved:
+    """The runs once the match ``key``, ``won`` or lost, is counted in (``counted``) or taken
+    out (a void) anywhere in completion order (KORT_RULES §12: a void match is taken out as if
+    never played), from the player's ``streaks``, their ``current`` run and the ended runs
+    next to ``key`` (``ended``: the two latest starting at or before it and the first starting
+    after it). ``members`` are the other matches of the run that holds ``key``, as ``(key,
+    won)`` pairs, when the match splits or shortens that run (a void, or a match of the other
+    kind). A match counted after every one counted extends the current run, or ends it and
+    starts the next: it needs no ended run."""
+    if counted and (current is None or current.last < key):
+        if current is not None and current.won == won:
+            following = StreakRun(won, current.first, key, current.length + 1)
+            return RunsMoved([current], [], following, streaks.after(won))
+        replaced = [] if current is None else [current]
+        return RunsMoved(replaced, replaced, StreakRun.single(key, won), streaks.after(won))
+    window = RunWindow.of([*ended, *([] if current is None else [current])], key)
+    runs = window.counted_in(won, members) if counted else window.taken_out(members)
+    if current in window.runs:
+        current = runs.pop() if runs else None
+    best = {True: streaks.win_best, False: streaks.loss_best}
+    shortened = []
+    for kind in best:
+        before = max((run.length for run in window.runs if run.won == kind), default=0)
+        after = max(
+            (run.length for run in [*runs, current] if run is not None and run.won == kind),
+            default=0,
+        )
+        if after < before:
+            shortened.append(kind)
+            best[kind] = after
+        else:
+            best[kind] = max(best[kind], after)
+    moved = replace(streaks_of_runs((), current), win_best=best[True], loss_best=best[False])
+    return RunsMoved(window.runs, runs, current, moved, shortened)
 
 
 # --- Seasons (KORT_RULES §10) ----------------------------------------------------------------

@@ -138,6 +138,27 @@ def test_a_match_finalized_in_order_reads_no_run_and_writes_ended_runs_in_one_st
     assert len(ends) == len(extends) + (0 if batched else 1)
 
 
+def test_a_match_finalized_late_reads_the_matches_of_a_run_it_splits_only(service, api, cast, held):
+    """A match completed inside a run of its own kind lengthens it and reads none of the
+    run's matches; one of the other kind splits the run and reads them (KORT_RULES §12)."""
+    won, late_win, late_loss, won_again = (
+        completed(service, cast, True),
+        completed(service, cast, True),
+        completed(service, cast, False),
+        completed(service, cast, True),
+    )
+    for match_id in (won, won_again):
+        assert match_finalize(match_id)
+
+    lengthens = statements_of(lambda: match_finalize(late_win))
+    splits = statements_of(lambda: match_finalize(late_loss))
+
+    assert not [sql for sql in lengthens if 'FROM "matches_seat"' in sql]
+    assert [sql for sql in splits if 'FROM "matches_seat"' in sql]
+    # Won 2, lost 1, won 1.
+    assert amir_streaks(api, cast) == streaks((1, 2), (0, 1))
+
+
 @contextmanager
 def database_steps():
     """Count the steps SQLite's engine takes meanwhile (one per 100 instructions): what the

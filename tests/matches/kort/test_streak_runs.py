@@ -6,12 +6,22 @@ under test."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches.kort.rules import RunKey, RunWindow, StreakRun, Streaks, runs_joined, streaks_of_runs
+from matches.kort.rules import (
+    RunKey,
+    RunsMoved,
+    RunWindow,
+    StreakRun,
+    Streaks,
+    runs_joined,
+    runs_moved,
+    streaks_of_runs,
+)
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -49,9 +59,9 @@ def members(results: dict[RunKey, bool], run: StreakRun | None) -> list[tuple[Ru
     return [(key, won) for key, won in sorted(results.items()) if run.spans(key)]
 
 
-def replaced(runs: list[StreakRun], window: RunWindow, new: list[StreakRun]) -> list[StreakRun]:
-    kept = [run for run in runs if run not in window.runs]
-    return sorted(kept + new, key=lambda run: run.first)
+def holding(runs: list[StreakRun], key: RunKey) -> StreakRun | None:
+    """The run that holds ``key``, if any."""
+    return next((run for run in runs if run.spans(key)), None)
 
 
 # A step: count a new match in (its minute, a tie-break id, won), or void the n-th counted one.
@@ -68,27 +78,54 @@ steps = st.lists(
 def test_runs_counted_in_any_order_and_voided_anywhere_give_the_direct_count(plan):
     results: dict[RunKey, bool] = {}
     runs: list[StreakRun] = []
+    streaks = Streaks()
     for number, (step, value, won) in enumerate(plan):
         if step == "count":
             # Matches completed at the same minute are ordered by id (§12).
-            key = (START + timedelta(minutes=value), number)
-            window = RunWindow.of(near(runs, key), key)
-            around = members(results, window.around) if window.needs_members(won, True) else []
-            new = window.counted_in(won, around)
-            results[key] = won
+            key, counted = (START + timedelta(minutes=value), number), True
         elif results:
             key = sorted(results)[value % len(results)]
-            window = RunWindow.of(near(runs, key), key)
-            assert window.needs_members(results[key], False)
-            new = window.taken_out(members(results, window.around))
-            del results[key]
+            won, counted = results[key], False
         else:
             continue
-        runs = replaced(runs, window, new)
+        # The other matches of the run that holds the key, read where the match splits or
+        # shortens it: a void, or a match of the other kind.
+        around = holding(runs, key)
+        splits = around is not None and (not counted or around.won != won)
+        assert counted or splits  # a voided match lies in a run
+        ended, current = runs[:-1], runs[-1] if runs else None
+        moved = runs_moved(
+            near(ended, key),
+            current,
+            streaks,
+            key,
+            won,
+            counted,
+            members(results, around) if splits else [],
+        )
+        if counted:
+            results[key] = won
+        else:
+            del results[key]
+        kept = [run for run in ended if run not in moved.replaced]
+        new = [*moved.ended, *([] if moved.current is None else [moved.current])]
+        runs = sorted([*kept, *new], key=lambda run: run.first)
+        # A kind whose longest run next to the match got shorter: the longest other ended run.
+        longest = {
+            kind: max((r.length for r in kept if r.won == kind), default=0)
+            for kind in (True, False)
+        }
+        streaks = moved.streaks
+        if True in moved.shortened:
+            streaks = replace(streaks, win_best=max(streaks.win_best, longest[True]))
+        if False in moved.shortened:
+            streaks = replace(streaks, loss_best=max(streaks.loss_best, longest[False]))
 
         ordered = [StreakRun.single(key, results[key]) for key in sorted(results)]
         assert runs == runs_joined(ordered)
+        assert moved.current == (runs[-1] if runs else None)
         assert streaks_of_runs(runs[:-1], runs[-1] if runs else None) == direct_count(results)
+        assert streaks == direct_count(results)
 
 
 def test_a_match_counted_inside_a_run_of_its_own_kind_needs_no_other_match():
@@ -97,9 +134,26 @@ def test_a_match_counted_inside_a_run_of_its_own_kind_needs_no_other_match():
 
     window = RunWindow.of([won], minute[2])
 
-    assert not window.needs_members(True, True)
     assert window.counted_in(True) == [StreakRun(True, minute[0], minute[3], 4)]
-    assert window.needs_members(False, True)
+    moved = runs_moved([], won, Streaks(3, 3, 0, 1), minute[2], True, True)
+    assert moved.current == StreakRun(True, minute[0], minute[3], 4)
+    assert (moved.replaced, moved.ended, moved.streaks) == ([won], [], Streaks(4, 4, 0, 1))
+
+
+def test_a_match_counted_after_the_latest_extends_or_ends_the_current_run():
+    minute = [(START + timedelta(minutes=n), n) for n in range(4)]
+    won = StreakRun(True, minute[0], minute[1], 2)
+
+    extended = runs_moved([], won, Streaks(2, 3, 0, 1), minute[2], True, True)
+    ended = runs_moved([], won, Streaks(2, 3, 0, 1), minute[2], False, True)
+
+    assert extended == RunsMoved(
+        [won], [], StreakRun(True, minute[0], minute[2], 3), Streaks(3, 3, 0, 1)
+    )
+    assert ended == RunsMoved([won], [won], StreakRun.single(minute[2], False), Streaks(0, 3, 1, 1))
+    assert runs_moved([], None, Streaks(), minute[0], False, True) == RunsMoved(
+        [], [], StreakRun.single(minute[0], False), Streaks(0, 0, 1, 1)
+    )
 
 
 def test_a_loss_counted_between_two_wins_splits_their_run():
