@@ -15,9 +15,8 @@ docs/production.md runs them on two hosts:
 
 - two ``gunicorn -c gunicorn.conf.py kort_site.wsgi``, each one worker of four threads, on two
   ports; the clients split their load between them;
-- ``KORT_TASK_ROUTES=ranking.finalize_match=finalize`` and two supervised workers
-  (``python -m kort_site.supervise celery -A kort_site worker``), one on the ``finalize`` queue
-  and one on the rest (``kort``), one process each;
+- ``KORT_TASK_ROUTES=ranking.finalize_match=finalize`` and two workers (``celery -A kort_site
+  worker``), one on the ``finalize`` queue and one on the rest (``kort``), one process each;
 - one ``celery -A kort_site beat``.
 
 and runs three times: ``pgbench -c 4 -j 2 -T 8`` on the primary (the physical anchor), then a
@@ -262,8 +261,8 @@ def setup_run(
             web_env["GUNICORN_ACCESSLOG"] = ""
             command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "kort_site.wsgi"]
             webs.append(stack.enter_context(service(f"{label}-web{host}", command, web_env, logs)))
-        worker = [sys.executable, "-m", "kort_site.supervise", sys.executable, "-m", "celery"]
-        worker += ["-A", "kort_site", "worker", "--loglevel", "info", "--concurrency", "1"]
+        worker = [sys.executable, "-m", "celery", "-A", "kort_site", "worker"]
+        worker += ["--loglevel", "info", "--concurrency", "1"]
         for queue in ("finalize", "kort"):
             command = [*worker, "-Q", queue, "-n", f"{queue}-{label}@%h"]
             last = stack.enter_context(service(f"{label}-worker-{queue}", command, env, logs))

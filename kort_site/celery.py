@@ -8,10 +8,13 @@ import functools
 import logging.config
 import os
 
+import kombu
 from celery import Celery
 from celery.signals import beat_init, setup_logging, task_postrun, task_prerun, worker_init
 from celery.worker.consumer import Consumer as CeleryConsumer
 from django.db import close_old_connections
+from kombu.common import ignore_errors
+from kombu.transport import redis as redis_transport
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kort_site.settings")
 
@@ -27,12 +30,29 @@ class Consumer(CeleryConsumer):
     While the worker waits for its broker it runs nothing, and work lost in the outage waits
     for the sweeper (API.md "Conventions", "Nothing is lost"): with Celery's pace a 12 s outage
     kept the worker away 8 s more after Redis was back, a minute's outage up to 14 s more. A
-    refused connection every 2 s costs a broker that is down nothing.
+    refused connection every 2 s costs a broker that is down nothing. The lost connection is
+    let go without stopping the worker (:meth:`on_connection_error_after_connected`).
     """
+
+    task_consumer: kombu.Consumer | None  # Celery's Tasks step sets it
 
     def ensure_connected(self, conn):
         conn.ensure_connection = functools.partial(conn.ensure_connection, **RECONNECT_SECONDS)
         return super().ensure_connected(conn)
+
+    def on_connection_error_after_connected(self, exc: Exception) -> None:
+        """Close the lost connection's task channel, then clean up as Celery does.
+
+        Celery's cleanup can detach kombu's Redis transport (5.7.0) while the task channel is
+        still open; handing back the channel's unacknowledged messages, or acknowledging one
+        later, then raises ``AttributeError: 'NoneType' object has no attribute 'hostname'``
+        and the worker exits. The first close only ends the channel's pending read.
+        """
+        channel = self.task_consumer.channel if self.task_consumer is not None else None
+        if self.connection is not None and isinstance(channel, redis_transport.Channel):
+            ignore_errors(self.connection, channel.close)
+            ignore_errors(self.connection, channel.close)
+        super().on_connection_error_after_connected(exc)
 
 
 app = Celery("kort_site")

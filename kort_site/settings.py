@@ -276,9 +276,7 @@ CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker whose broker is gone tries again forever (Celery's default gives up after 100 tries,
 # about 50 minutes), at most 2 s apart (kort_site.celery.Consumer): it carries on by itself
-# within 2 s of the broker being back (API.md "Conventions"). kombu's Redis transport can still
-# make it exit as the connection is lost; docs/production.md's command runs it under
-# kort_site.supervise, which starts it again.
+# within 2 s of the broker being back (API.md "Conventions").
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CONSUMER = "kort_site.celery:Consumer"
 

@@ -50,8 +50,8 @@ def celery_worker(*, broker_url: str | None = None, beat: bool = False, **extra_
 
 @contextmanager
 def readme_worker(*, broker_url: str | None = None, beat: bool = False, **extra_env: str):
-    """:func:`celery_worker` as docs/production.md's command runs it: under
-    ``kort_site.supervise``, two pool processes, with mingle and gossip."""
+    """:func:`celery_worker` as docs/production.md's command runs it: two pool processes,
+    with mingle and gossip."""
     with _worker(broker_url, beat, True, extra_env) as worker:
         yield worker
 
@@ -72,7 +72,7 @@ def _worker(broker_url: str | None, beat: bool, as_readme: bool, extra_env: dict
     command = [sys.executable, "-m", "celery", "-A", "kort_site", "worker", "-Q", queue]
     command += ["-n", f"{queue}@%h", "-l", "info"]
     if as_readme:
-        command = [sys.executable, "-m", "kort_site.supervise", *command, "--concurrency", "2"]
+        command += ["--concurrency", "2"]
     else:
         command += ["-c", "1", "--without-mingle", "--without-gossip"]
     with (

@@ -1,8 +1,8 @@
 """The worker survives broker outages (API.md "Conventions", Redis is not a single point of
-failure): docs/production.md's worker (under ``kort_site.supervise``, with Celery beat) on a
-Redis of the test's own, with the default settings, while a game server keeps creating and
-completing matches through the API. Redis is killed three times for 12 s and started again; the test
-restarts no other process. Every answer is JSON and none is a 5xx, the rates count in process
+failure): docs/production.md's worker (with Celery beat) on a Redis of the test's own, with
+the default settings, while a game server keeps creating and completing matches through the
+API. Redis is killed three times for 12 s and started again; the test restarts no other process,
+and the worker runs throughout. Every answer is JSON and none is a 5xx, the rates count in process
 memory meanwhile, each outage's matches are finalized within 30 s of Redis being back (by the
 sweeper: their tasks could not be queued), and every match exactly once.
 """
@@ -116,12 +116,12 @@ def test_three_broker_outages_under_a_stream_of_matches(private_redis, settings,
         )
         output = worker_output(worker)
 
-    restarts = output.count("starting it again")
+    losses = output.count("Connection to broker lost")
     server_errors = sum(n for status, n in server.statuses.items() if status >= 500)
     print(
         f"answers {dict(server.statuses)} ({server_errors} 5xx); finalized "
         + ", ".join(f"{took:.1f} s" for took in recovery)
-        + f" after outages 1-{OUTAGES} ended; the worker was started again {restarts} times"
+        + f" after outages 1-{OUTAGES} ended; the worker lost the broker {losses} times"
     )
     matches = Match.objects.count()
     assert set(server.statuses) == {201}
@@ -133,4 +133,4 @@ def test_three_broker_outages_under_a_stream_of_matches(private_redis, settings,
     assert {row["rows"] for row in per_pair} == {1}
     assert CupChange.objects.values("match_id").distinct().count() == matches
     assert CupChange.objects.count() == 4 * matches
-    assert "Unrecoverable error" not in output or restarts > 0
+    assert "Unrecoverable error" not in output
