@@ -42,7 +42,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db import connections, router
+from django.db import connections, router, transaction
 from django.db.models import QuerySet
 
 from bulk.sql import id_in, int_rows
@@ -85,7 +85,7 @@ from stats.services import (
     stats_replace,
     streaks_follow,
 )
-from stats.totals import PendingReset, pending_reset
+from stats.totals import PendingReset, pending_reset, reset_due
 
 
 @dataclass(frozen=True)
@@ -358,6 +358,25 @@ def _resets_written(
             f"FROM {source} WHERE {table}.id = v.player",
             [at, reset.season, *params],
         )
+
+
+def ladder_reset_player(player: Player, season: Season) -> None:
+    """Write the pending soft reset of ``season`` (the current season) to ``player``'s row now,
+    if their row as read does not have it and it changes their total: :func:`ladder_reset` of
+    the batch of this one player, in a short transaction of its own on the primary. The row is
+    read again there, locked, so a reset already written (by a batch of the season's end, a
+    change of theirs, another read) is not written again.
+
+    A read of the player's cups ledger calls it first (``ranking.selectors.player_ledger``),
+    so the ledger it reads is the stored rows, the reset's row among them with the stamp every
+    player's reset has, whatever writes it. It waits for a batch or a change that holds the
+    row (about a second at most), and is written once per player and season."""
+    pending = pending_reset(season)
+    if reset_due(player, pending) is None:
+        return
+    assert pending is not None  # reset_due finds none without a pending reset
+    with transaction.atomic(using=router.db_for_write(Player)):
+        ladder_reset(pending, player.pk - 1, 1)  # the first player after pk - 1: this one
 
 
 RESET_COLUMNS = ("id", "cups", "best_cups", "is_bot", "reset_season")
