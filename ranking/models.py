@@ -47,7 +47,6 @@ class CupChange(models.Model):
         on_delete=models.PROTECT,
         related_name="cup_changes",
         db_index=False,  # cup_changes_newest_first starts with the player
-        db_constraint=False,  # see the class's docstring
     )
     season = models.PositiveIntegerField(help_text="The season's number.")
     delta = models.IntegerField()
