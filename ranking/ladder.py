@@ -8,8 +8,9 @@ games", all time, per season and per mode), the board's counts and its total
 hands :func:`ladder_apply` each player's event (``ranking.fold``); it folds them into the
 players' states with the one step the rebuild replays, and writes the rows the step returns,
 first folding the pending season reset of those of its players whose rows do not have it yet.
-The season's end writes the reset to every other player with :func:`ladder_reset` and drops
-the ended season's board with :func:`ladder_close`. ``manage.py rebuild_ladder --fix`` hands
+The season's end writes the reset to every other player with :func:`ladder_reset` (a read of
+a player's cups ledger writes theirs first, :func:`ladder_reset_player`) and drops the ended
+season's board with :func:`ladder_close`. ``manage.py rebuild_ladder --fix`` hands
 its repair to :func:`ladder_repair`. Nothing outside this module writes the players' cup
 fields, the ledger, the season statistics' cups or the board's counts.
 
