@@ -364,9 +364,9 @@ def _resets_written(
 def ladder_reset_player(player: Player, season: Season) -> None:
     """Write the pending soft reset of ``season`` (the current season) to ``player``'s row now,
     if their row as read does not have it and it changes their total: :func:`ladder_reset` of
-    the batch of this one player, in a short transaction of its own on the primary. The row is
-    read again there, locked, so a reset already written (by a batch of the season's end, a
-    change of theirs, another read) is not written again.
+    the batch of this one player, in a short transaction on the primary (the caller's, if it
+    is in one). The row is read again there, locked, so a reset already written (by a batch of
+    the season's end, a change of theirs, another read) is not written again.
 
     A read of the player's cups ledger calls it first (``ranking.selectors.player_ledger``),
     so the ledger it reads is the stored rows, the reset's row among them with the stamp every
