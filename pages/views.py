@@ -39,7 +39,6 @@ from ranking.models import CupKind
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season, season_get, seasons_newest_first
 from stats.selectors import player_opponents, player_partners, player_stats
-from stats.totals import totals_now
 
 if TYPE_CHECKING:  # the stubs' type of a lazy translation (the labels)
     from django_stubs_ext import StrPromise
@@ -350,9 +349,9 @@ class ModeFigures:
     stats: dict
 
 
-def _per_mode(player: Player, total: int) -> list[ModeFigures]:
+def _per_mode(player: Player, current: Season) -> list[ModeFigures]:
     return [
-        ModeFigures(labels.MODES[mode], player_stats(player, mode=mode.value, total=total))
+        ModeFigures(labels.MODES[mode], player_stats(player, mode=mode.value, current=current))
         for mode in Mode
     ]
 
@@ -366,8 +365,7 @@ def player(request, player_id: int):
     shown = get_object_or_404(Player, pk=player_id)
     seasons = list(seasons_newest_first())  # the seasons' names, for the chart and the history
     current = next(season for season in seasons if season.status == SeasonStatus.CURRENT)
-    total = totals_now([shown], current)[shown.pk]
-    stats = player_stats(shown, total=total)
+    stats = player_stats(shown, current=current)
     form = HistoryFilterForm(request.GET)
     filters = form.filters()
     history = match_selectors.player_matches(shown.pk)
@@ -387,7 +385,7 @@ def player(request, player_id: int):
         "outcomes": [
             (labels.OUTCOMES[Outcome(name)], counts) for name, counts in stats["outcomes"].items()
         ],
-        "per_mode": [] if shown.is_bot else _per_mode(shown, total),
+        "per_mode": [] if shown.is_bot else _per_mode(shown, current),
         "partners": [] if shown.is_bot else player_partners(shown.pk, size=PAIRS_SHOWN).rows,
         "opponents": [] if shown.is_bot else player_opponents(shown.pk, size=PAIRS_SHOWN).rows,
         "chart": _cups_chart(shown, seasons),

@@ -127,9 +127,11 @@ def board_moves(season: int, moves: Iterable[Move]) -> list[Statement]:
     - a ban: ``(cups, None)``; an unban: ``(None, cups)`` (players on this season's board);
     - a void's reversal: ``(cups before, cups after)``, or ``(cups before, None)`` when the
       player is left with no counted match in the season and leaves its board;
-    A season's reset moves no count: the ended season's counts are dropped when the next
-    season opens (:func:`board_retire`), and the new season's board starts empty, each player
-    joining it with their first change of the season, made after their reset.
+    A season's reset moves no count, whoever writes it (a batch of the season's end, a
+    player's first change of the season, a read of their ledger): the ended season's counts
+    are dropped when the next season opens (:func:`board_retire`), and the new season's board
+    starts empty, each player joining it with their first change of the season, which writes
+    their reset first if it was still to come.
 
     The writes: the season's total first, then its counts in increasing ``cups``, as
     increments (``INSERT ... ON CONFLICT DO UPDATE`` for the counts, PostgreSQL and SQLite):

@@ -8,8 +8,9 @@ games", all time, per season and per mode), the board's counts and its total
 hands :func:`ladder_apply` each player's event (``ranking.fold``); it folds them into the
 players' states with the one step the rebuild replays, and writes the rows the step returns,
 first folding the pending season reset of those of its players whose rows do not have it yet.
-The season's end writes the reset to every other player with :func:`ladder_reset` and drops
-the ended season's board with :func:`ladder_close`. ``manage.py rebuild_ladder --fix`` hands
+The season's end writes the reset to every other player with :func:`ladder_reset` (a read of
+a player's cups ledger writes theirs first, :func:`ladder_reset_player`) and drops the ended
+season's board with :func:`ladder_close`. ``manage.py rebuild_ladder --fix`` hands
 its repair to :func:`ladder_repair`. Nothing outside this module writes the players' cup
 fields, the ledger, the season statistics' cups or the board's counts.
 
@@ -42,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db import connections, router
+from django.db import connections, router, transaction
 from django.db.models import QuerySet
 
 from bulk.sql import id_in, int_rows
@@ -85,7 +86,7 @@ from stats.services import (
     stats_replace,
     streaks_follow,
 )
-from stats.totals import PendingReset, pending_reset
+from stats.totals import PendingReset, pending_reset, reset_due
 
 
 @dataclass(frozen=True)
@@ -358,6 +359,25 @@ def _resets_written(
             f"FROM {source} WHERE {table}.id = v.player",
             [at, reset.season, *params],
         )
+
+
+def ladder_reset_player(player: Player, season: Season) -> None:
+    """Write the pending soft reset of ``season`` (the current season) to ``player``'s row now,
+    if their row as read does not have it and it changes their total: :func:`ladder_reset` of
+    the batch of this one player, in a short transaction on the primary (the caller's, if it
+    is in one). The row is read again there, locked, so a reset already written (by a batch of
+    the season's end, a change of theirs, another read) is not written again.
+
+    A read of the player's cups ledger calls it first (``ranking.selectors.player_ledger``),
+    so the ledger it reads is the stored rows, the reset's row among them with the stamp every
+    player's reset has, whatever writes it. It waits for a batch or a change that holds the
+    row (about a second at most), and is written once per player and season."""
+    pending = pending_reset(season)
+    if reset_due(player, pending) is None:
+        return
+    assert pending is not None  # reset_due finds none without a pending reset
+    with transaction.atomic(using=router.db_for_write(Player)):
+        ladder_reset(pending, player.pk - 1, 1)  # the first player after pk - 1: this one
 
 
 RESET_COLUMNS = ("id", "cups", "best_cups", "is_bot", "reset_season")

@@ -25,8 +25,9 @@ to it (or, asked to wait, waits and takes over if that run stops).
 matches are finalized before the standings are frozen; nothing else changes cups meanwhile),
 so the leaderboard, a player and their surroundings read the board as the season ended. The
 switch opens the next season, whose board is empty, at once, and from then on every total is
-read as the reset makes it: a player whose row the reset has not reached yet reads the reset's
-result (``stats.totals``), and their ledger shows the reset's row to come. A read runs in one
+read as the reset makes it: a player whose row the reset has not reached yet is read with the
+reset's result (``stats.totals.players_now``), and a read of their ledger writes their reset
+first (``ranking.ladder.ladder_reset_player``), so it shows the stored row. A read runs in one
 snapshot (``ranking.selectors.one_snapshot``): it sees the whole switch or none of it.
 
 **Matches completed while the end runs.** §10: a match belongs to the season in which it was

@@ -9,9 +9,11 @@ endpoint: every rank is 1 + the players ahead, counted from the board's counts
 
 A read of several statements (a page: the counts, then the rows; a player: their row, then
 their rank) runs in one snapshot (:func:`one_snapshot`): a change that commits meanwhile (a
-finalized match, a season's opening with its reset pending, read through ``stats.totals``) is
-seen by all of its statements or by none, so every answer is the board before the change or
-after it.
+finalized match, a season's opening with its reset pending) is seen by all of its statements
+or by none, so every answer is the board before the change or after it. A player whose row the
+pending reset has not reached yet is read as the reset makes them (:func:`players_ranked`,
+``stats.totals``); they are on no board of the new season until a change of theirs, which
+writes the reset first.
 
 When the counts fail a check (``BoardUnreliable``) the reads count the players instead: the
 same answers, at the cost of a scan, with a warning in the log until ``manage.py
@@ -43,12 +45,13 @@ from ranking.board import (
     group_at,
     is_on_board,
 )
+from ranking.ladder import ladder_reset_player
 from ranking.models import CupChange, CupKind, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
 from seasons.selectors import current_season
 from stats.models import SeasonStats
 from stats.selectors import season_figures
-from stats.totals import pending_reset, reset_due
+from stats.totals import players_now
 
 MAX_RADIUS = 50
 logger = logging.getLogger(__name__)
@@ -142,6 +145,16 @@ def player_rank(player: Player, season: int | None = None) -> int | None:
     """The player's 1-based rank on the board of ``season`` (default: the current season), or
     None when they are not on it."""
     return ranks_of([player], season)[player.pk]
+
+
+def players_ranked(players: Sequence[Player]) -> tuple[list[Player], dict[int, int | None]]:
+    """The players as they are now (``stats.totals.players_now``: with the current season's
+    reset where their row does not have it yet) and ``{player id: rank or None}`` on the
+    current board (:func:`ranks_of`): what the API shows of a player or a page of players. The
+    current season is read once for both."""
+    season = current_season()
+    now = players_now(players, season)
+    return now, ranks_of(now, season.number)
 
 
 def ranks_of(players: Sequence[Player], season: int | None = None) -> dict[int, int | None]:
@@ -466,46 +479,14 @@ def player_seasons(player: Player) -> list[PlayerSeason]:
     return rows
 
 
-def player_ledger(
-    player: Player, current: Season | None = None
-) -> QuerySet[CupChange] | ResetFirst:
-    """The player's cups ledger, newest first (API.md ``/players/{id}/cups/``). While the
-    current season's soft reset (``current``: the current season, if the caller has it) is
-    still to be written to the player's row, its ledger row comes first, as it will be written
-    (``stats.totals``), unsaved."""
-    stored = CupChange.objects.filter(player=player).order_by("-created_at", "-id")
-    pending = pending_reset(current or current_season())
-    after = reset_due(player, pending)
-    if after is None:
-        return stored
-    assert pending is not None  # reset_due finds none without a pending reset
-    reset = CupChange(
-        kind=CupKind.SEASON_RESET,
-        player=player,
-        season=pending.season,
-        delta=after - player.cups,
-        cups_after=after,
-        created_at=pending.at,
-    )
-    return ResetFirst(reset, stored)
-
-
-class ResetFirst:
-    """A player's stored ledger (newest first) behind the row of a reset still to be written,
-    read as Django's paginator reads a list: a length and slices, each one query."""
-
-    def __init__(self, reset: CupChange, stored: QuerySet[CupChange]) -> None:
-        self.reset = reset
-        self.stored = stored
-
-    def count(self) -> int:
-        return self.stored.count() + 1
-
-    def __len__(self) -> int:
-        return self.count()
-
-    def __getitem__(self, index: slice) -> list[CupChange]:
-        start = index.start or 0
-        stop = index.stop
-        rest = self.stored[max(start - 1, 0) : None if stop is None else max(stop - 1, 0)]
-        return [self.reset, *rest] if start == 0 and stop != 0 else list(rest)
+def player_ledger(player: Player, current: Season | None = None) -> QuerySet[CupChange]:
+    """The player's cups ledger, newest first (API.md ``/players/{id}/cups/``): the stored
+    rows, once the current season's soft reset (``current``: the current season, if the caller
+    has it) is written to the player's row if it was still to come
+    (``ranking.ladder.ladder_reset_player``). So the rows sum to the total every other read
+    shows, and the reset's row is the one stored for good: its stamp and its place in the
+    pages do not change once the season's end reaches the player. The write happens once per
+    player and season, on the primary; the reads after it in the request go there too
+    (``kort_site.db_router``: a request that wrote reads the primary)."""
+    ladder_reset_player(player, current or current_season())
+    return CupChange.objects.filter(player=player).order_by("-created_at", "-id")

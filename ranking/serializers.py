@@ -6,17 +6,16 @@ from rest_framework import serializers
 from players.models import Player
 from ranking.models import CupChange
 from ranking.selectors import player_rank
-from stats.totals import totals_now
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    """A player with their rank on the current leaderboard (null when not on it)."""
+    """A player with their rank on the current leaderboard (null when not on it), as
+    ``ranking.selectors.players_ranked`` reads them now."""
 
-    # A list passes the ranks and totals of its page in the context ({"ranks": {player id:
-    # rank}}, from selectors.ranks_of; {"totals": {player id: cups}}, from stats.totals), so
-    # a page costs the few queries that one player costs; a read of one player passes the
-    # current season ({"season": Season}), which both read.
-    cups = serializers.SerializerMethodField()
+    # A read passes the ranks of its players in the context ({"ranks": {player id: rank}},
+    # from selectors.players_ranked), so a page costs the few queries that one player costs;
+    # a player just created is on no board.
+    cups = serializers.IntegerField(read_only=True)
     rank = serializers.SerializerMethodField()
 
     class Meta:
@@ -24,18 +23,9 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "username", "display_name", "is_bot", "cups", "rank"]
         extra_kwargs = {"display_name": {"required": False, "allow_blank": True}}
 
-    def get_cups(self, player) -> int:
-        totals = self.context.get("totals")
-        if totals is None:
-            totals = totals_now([player], self.context.get("season"))
-        return totals[player.pk]
-
     def get_rank(self, player) -> int | None:
         ranks = self.context.get("ranks")
-        if ranks is None:
-            season = self.context.get("season")
-            return player_rank(player, None if season is None else season.number)
-        return ranks[player.pk]
+        return player_rank(player) if ranks is None else ranks[player.pk]
 
 
 class LeaderboardRowSerializer(serializers.Serializer):

@@ -32,8 +32,7 @@ from ranking.serializers import (
     SeasonBoardRowSerializer,
     TokenSerializer,
 )
-from seasons.selectors import current_season, season_get
-from stats.totals import totals_now
+from seasons.selectors import season_get
 
 
 class OneSnapshot:
@@ -107,21 +106,18 @@ class PlayerViewSet(
             return [IsServiceKey()]
         return [AllowAny()]
 
-    def get_serializer_context(self):
-        context = super().get_serializer_context()
-        if self.action == "retrieve":  # its rank and its total read the current season
-            return {**context, "season": current_season()}
-        return context
+    def retrieve(self, request, *args, **kwargs):
+        (player,), ranks = selectors.players_ranked([self.get_object()])
+        context = {**self.get_serializer_context(), "ranks": ranks}
+        return Response(PlayerSerializer(player, context=context).data)
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
-        season = current_season()
-        context = {
-            **super().get_serializer_context(),
-            "ranks": selectors.ranks_of(page, season.number),
-            "totals": totals_now(page, season),
-        }
-        return self.get_paginated_response(PlayerSerializer(page, many=True, context=context).data)
+        players, ranks = selectors.players_ranked(page)
+        context = {**self.get_serializer_context(), "ranks": ranks}
+        return self.get_paginated_response(
+            PlayerSerializer(players, many=True, context=context).data
+        )
 
     def perform_create(self, serializer):
         serializer.instance = services.player_create(**serializer.validated_data)

@@ -18,6 +18,7 @@ from django.db.models.expressions import OrderBy
 from domain.paging import InvalidCursor
 from matches.kort.rules import STATS_SIDES
 from players.models import Player
+from seasons.models import Season
 from stats.models import (
     ALL_MODES,
     ALL_SEASONS,
@@ -31,23 +32,27 @@ from stats.models import (
     StatsCounts,
     StreakFigures,
 )
-from stats.totals import totals_now
+from stats.totals import players_now
 
 
 def player_stats(
-    player: Player, season: int | None = None, mode: str | None = None, *, total: int | None = None
+    player: Player,
+    season: int | None = None,
+    mode: str | None = None,
+    *,
+    current: Season | None = None,
 ) -> dict:
     """The player's statistics in the API's shape: counts, ``cups``, ``best_cups``,
     ``outcomes`` ``{outcome: {"team": n, "opponents": m}}`` and ``streaks`` (§12, see
     :meth:`PlayerStreaks.as_answer`); over all time, or over the matches of ``season`` (a
     season number), with that season's cups (at its end, or now for the current season) and
     best cups; over both modes, or over ``mode``'s matches only (``"ranked"``, ``"room"``:
-    the counts and streaks; the cups are the player's, as without a mode; all time, their total
-    now: ``total`` if the caller has it, else ``stats.totals.totals_now``). No match yet (in the
-    season, in the mode) reads zeros."""
+    the counts and streaks; the cups are the player's, as without a mode; all time, their totals
+    now, ``stats.totals.players_now``: ``current`` is the current season, if the caller has
+    it). No match yet (in the season, in the mode) reads zeros."""
     if season is None:
-        cups = totals_now([player])[player.pk] if total is None else total
-        best_cups = player.best_cups
+        (now,) = players_now([player], current)
+        cups, best_cups = now.cups, now.best_cups
         counts: StatsCounts | None = PlayerStats.objects.filter(player=player).first()
     else:
         row = SeasonStats.objects.filter(player=player, season=season).first()

@@ -56,7 +56,7 @@ def _running(pid: int) -> bool:
     be reaped, a zombie, has)."""
     try:
         status = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone, or exiting while read
         return False
     return status.rpartition(")")[2].split()[0] != "Z"
 

@@ -1,7 +1,8 @@
 """The migrations: the models need none that is not written, the test database (migrated from
 zero) is at the latest, and an installation of the last release upgrades with its rows: the
-ledger's player key unchecked (ranking 0011), the players' reset season (players 0010), the
-season's pending reset (seasons 0002) and the season end's new order of steps (ranking 0012).
+ledger's player key unchecked (ranking 0011) and checked again (ranking 0014), the players'
+reset season (players 0010), the season's pending reset (seasons 0002) and the season end's
+new order of steps (ranking 0012).
 Not marked ``postgres``: they run on SQLite, and on PostgreSQL when ``DATABASE_URL`` names one.
 """
 
@@ -9,12 +10,12 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from players.models import Player
-from ranking.models import SeasonEnd
+from ranking.models import CupChange, SeasonEnd
 from seasons.models import Season
 from tests.migrations import migrate
 
@@ -104,3 +105,24 @@ class TestUpgradeFromTheLastRelease:
 
         moments = Season.objects.order_by("number").values_list("reset_at", "reset_floor")
         assert list(moments) == [(None, None), (finalized_at, None)]
+
+    def test_the_ledgers_rows_stay_and_its_player_key_is_checked(self):
+        """The ledger's rows of the last release stay; a row naming no player is refused from
+        then on."""
+        apps = migrate(LAST_RELEASE)
+        amir = apps.get_model("players", "Player").objects.create(
+            username="amir", username_key="amir"
+        )
+        apps.get_model("ranking", "CupChange").objects.create(
+            kind="season_reset", player=amir, season=2, delta=-7, cups_after=7,
+            created_at=timezone.now(),
+        )  # fmt: skip
+
+        migrate({})
+
+        assert list(CupChange.objects.values_list("player_id", "cups_after")) == [(amir.pk, 7)]
+        with pytest.raises(IntegrityError), transaction.atomic():
+            CupChange.objects.create(
+                kind="season_reset", player_id=amir.pk + 1000, season=2, delta=0, cups_after=0,
+                created_at=timezone.now(),
+            )  # fmt: skip

@@ -70,7 +70,7 @@ def test_the_players_list_costs_the_same_statements_for_5_or_14_players(api, ser
         pytest.param("stats/?season=1&mode=ranked", 5, id="stats-of-a-mode-in-season-1"),
         pytest.param("partners/", 2, id="partners"),
         pytest.param("opponents/?mode=room", 2, id="opponents-of-a-mode"),
-        # The player, the current season (a reset still to be written comes first), the
+        # The player, the current season (a reset still to be written is written first), the
         # ledger's length and its page.
         pytest.param("cups/", 4, id="cups-ledger"),
     ],

@@ -7,14 +7,18 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import router
 from django.utils import timezone
 
+from bulk.reads import RequestReads, request_started
+from kort_site.db_router import ReplicaRouter
 from matches.models import Match
 from players.models import Player
 from ranking import season_end as season_end_module
 from ranking import tasks
 from ranking.models import CupChange, SeasonEnd, SeasonStanding
 from ranking.season_end import end_due_seasons
+from ranking.selectors import player_ledger
 from ranking.services import SeasonNotOpen, match_finalize, match_void
 from seasons.models import Season
 from seasons.selectors import seasons_due
@@ -239,6 +243,53 @@ def test_a_players_reads_show_the_reset_still_to_be_written(api, ladder, monkeyp
     lease_runs_out()
     end_due_seasons()
     assert api.get(f"/api/v1/players/{amir}/cups/").data["results"][0] == first
+
+
+def test_a_ledger_read_writes_the_players_pending_reset_once(api, ladder, monkeypatch):
+    """The reset's row a ledger read shows is stored, with the reset's stamp, and only for the
+    player read; reading again, or a total the reset keeps, writes nothing."""
+    stopped_while_resetting(monkeypatch)
+    amir, jaleh = ladder["amir"], ladder["jaleh"]
+    opened_at = Season.objects.get(number=2).reset_at
+
+    first = api.get(f"/api/v1/players/{amir}/cups/").data
+    again = api.get(f"/api/v1/players/{amir}/cups/").data
+    api.get(f"/api/v1/players/{jaleh}/cups/")
+
+    assert again == first
+    resets = CupChange.objects.filter(kind="season_reset")
+    assert list(resets.values_list("player_id", "season", "delta", "cups_after", "created_at")) == [
+        (amir, 2, -7, 7, opened_at)
+    ]
+    stored = Player.objects.get(pk=amir)
+    assert (stored.cups, stored.reset_season, stored.cups_changed_at) == (7, 2, opened_at)
+    assert Player.objects.get(pk=jaleh).reset_season is None  # 0 cups: a total the reset keeps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ledger_read_writes_the_pending_reset_on_the_primary_and_reads_it_there(
+    ladder, monkeypatch
+):
+    """With a replica serving the request, the reset is written on the primary and the
+    ledger read from there; once written, a ledger read is a replica's read again."""
+    stopped_while_resetting(monkeypatch)
+    chosen: list[tuple[str, str]] = []
+
+    class Recorded(ReplicaRouter):
+        def db_for_read(self, model, **hints):
+            chosen.append((model.__name__, super().db_for_read(model, **hints)))
+            return "default"  # the test's one database
+
+    monkeypatch.setattr(router, "routers", [Recorded()])
+    amir = Player.objects.get(pk=ladder["amir"])
+
+    for expected in ("default", "replica"):
+        chosen.clear()
+        with request_started(RequestReads(replica_ready=True)):
+            rows = list(player_ledger(amir)[:1])
+        assert [(row.kind, row.cups_after) for row in rows] == [("season_reset", 7)]
+        assert chosen[-1] == ("CupChange", expected)
+        amir = Player.objects.get(pk=amir.pk)
 
 
 def test_a_match_finalized_while_the_reset_is_written_starts_from_the_reset_total(
