@@ -39,7 +39,7 @@ right under a void in the middle of a run is told there).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import connections, router
@@ -78,6 +78,8 @@ from ranking.models import CupChange, CupKind
 from seasons.models import Season
 from stats.services import (
     MatchTable,
+    PlayerFigures,
+    figures_replace,
     pairs_follow,
     season_cups_record,
     season_stats_open,
@@ -381,25 +383,32 @@ LedgerKey = tuple[str, int, int]
 player id)`` for a reset."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class LadderRepair:
     """What ``manage.py rebuild_ladder --fix`` writes over the stored ladder, as recomputed
-    from the history, one chunk of players at a time: ``players`` with their cup fields
-    (``fields``) and ``board_season`` set, all-time statistics values by player id (``stats``),
-    season statistics rows by ``(player id, season)`` (``seasons``; ``stale_seasons`` are
-    removed), ledger rows by :data:`LedgerKey` (``ledger``; ``stale_ledger`` are removed), and
-    the current ``season``, whose board follows the players written (``recount``: counted
-    again from every player's row, once the last chunk is written)."""
+    from the history, one chunk of players at a time, the current ``season`` being given:
+    ``players`` with their totals (:data:`TOTALS`) and ``board_season`` set, all-time
+    statistics values by player id (``stats``), season statistics rows by ``(player id,
+    season)`` (``seasons``; ``stale_seasons`` are removed), ledger rows by :data:`LedgerKey`
+    (``ledger``; ``stale_ledger`` are removed), and every row of the statistics per mode and
+    of KORT_RULES §12 of the players of ``figures`` (by player id). The board follows the
+    players written (``recount``: counted again from every player's row, once the last chunk
+    is written)."""
 
-    players: Sequence[Player]
-    fields: Sequence[str]
-    stats: Mapping[int, Mapping[str, int]]
-    seasons: Mapping[tuple[int, int], Mapping[str, int]]
-    stale_seasons: Iterable[tuple[int, int]]
-    ledger: Mapping[LedgerKey, Mapping[str, object]]
-    stale_ledger: Iterable[LedgerKey]
     season: int
+    players: list[Player] = field(default_factory=list)
+    stats: dict[int, dict[str, int]] = field(default_factory=dict)
+    seasons: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)
+    stale_seasons: list[tuple[int, int]] = field(default_factory=list)
+    ledger: dict[LedgerKey, dict[str, object]] = field(default_factory=dict)
+    stale_ledger: list[LedgerKey] = field(default_factory=list)
+    figures: dict[int, PlayerFigures] = field(default_factory=dict)
     recount: bool = False
+
+    def __bool__(self) -> bool:
+        """Whether there is anything to write."""
+        held = (self.players, self.stats, self.seasons, self.stale_seasons, self.ledger)
+        return self.recount or any((*held, self.stale_ledger, self.figures))
 
 
 LEDGER_UNIQUE = {
@@ -414,14 +423,15 @@ repaired one replaces."""
 def ladder_repair(repair: LadderRepair) -> None:
     """Write ``repair`` (see :class:`LadderRepair`) in a few statements whatever its size:
     the players' rows, their statistics (``stats.services.stats_replace``), the ledger rows
-    (removed, then inserted or replacing the row of the same key), then the board's counts
+    (removed, then inserted or replacing the row of the same key) and the figures per mode and
+    of §12 (``stats.services.figures_replace``), then the board's counts
     follow the players written (``ranking.board.board_move``) or, with ``recount``, are
     counted again from the players' rows. Call inside the transaction that holds the players'
     and statistics rows of the repair (players in id order, as finalization locks them)."""
     ids = [player.pk for player in repair.players]
     stored = Player.objects.filter(pk__in=ids).only("cups", "board_season", *BOARD_ELIGIBLE)
     before = {p.pk: p.cups if is_on_board(p, repair.season) else None for p in stored}
-    names = [*repair.fields, "board_season"]
+    names = [*TOTALS, "board_season"]
     update_values(
         Player,
         "id",
@@ -445,7 +455,7 @@ def ladder_repair(repair: LadderRepair) -> None:
         ]
         columns = sorted({name for row in rows for name in row} - {*unique.key, "kind"})
         ledger.append(Insert(CupChange, rows, replacing=replace(unique, columns=columns)))
-    run(ledger)
+    run([*ledger, *figures_replace(repair.figures)])
     if repair.recount:
         board_build(repair.season)
     else:

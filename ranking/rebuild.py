@@ -1,65 +1,45 @@
-"""Rebuild the ladder from its history (KORT_RULES §7, §8, §10, §11; ``manage.py
+"""Rebuild the ladder from its history (KORT_RULES §7, §8, §10, §11, §12; ``manage.py
 rebuild_ladder``).
 
-Finalization, the season ends and voids fold each event into the players' cups, ledger rows
-and statistics as it happens. Every figure the folds write belongs to one player, and each
-player's figures follow from that player's own events alone: the matches they sat in (each
-through ``ranking.effects.match_effect``, the step finalization applies, at its finalization
-time), the voids of those matches (the same effect taken back out, at the void's time), and
-for every finalized season the reset that opened the next one, with the floor its end used,
-stamped when its rows were written. So the rebuild is a merge join: players are read in id
-order, a chunk at a time, and beside them, in the same order, every stored row that belongs to
-them (their seats in finalized and voided matches with the matches' rounds, their all-time and
-season statistics, their ledger rows, their frozen standings), each read in keyset chunks of
-at most :data:`CHUNK` rows. Each player's events are replayed in the order they were applied
-(season by season, the reset opening a season first, then its events in time order) and the
-result compared with that player's rows; then the next player. Time grows with the rows, and
-memory is bounded by a chunk (and the largest single player's history), not by the history.
+Every stored figure of the ladder belongs to one player and follows from that player's own
+history, so the rebuild replays it player by player. Players are read in id order, a chunk at a
+time, and beside them, in the same order, every stored row of theirs (statistics all time, per
+season and per mode, ledger rows, frozen standings, pair and streak rows) and their seats in
+finalized and voided matches, with the matches' rounds and other seats: one query per kind of
+row and chunk, fetched at most :data:`CHUNK` rows at a time (a server-side cursor on
+PostgreSQL). Memory holds a fetch and one player's history; time grows with the rows.
 
-Recomputed per player: ``cups`` (the sum of their ledger deltas), ``best_cups`` (the running
-maximum, starting at 0), ``cups_changed_at`` (the time of their last cup change) and every
-field of their statistics row; per player and season, the season's statistics row (counts,
-ranked matches, cups and best cups, counting from the total the season opened with); the ledger
-row of each cup change (``delta``, ``cups_after``, ``season``, ``created_at``). The frozen final
-standings of each finalized season are checked against the replay's board at that season's end
-(each row's figures per player; the ranks once every player is read, from one sorted key per
-player of that board) but never rewritten. The current season's board: who is on it
-(``board_season``) and its counts (``ranking.board``), counted from the recomputed players.
+Each player's events are folded with ``ranking.fold.step``, the step the ladder's writer
+applies, in the order it applied them: season by season, the reset that opened a season
+first, then its matches at their finalization time (their effect: ``ranking.effects``) and
+voids at theirs. The rows of the steps add up to the player's totals, ledger rows and
+statistics (all time, per season, per mode). Their finalized, not void, matches give the
+figures of §12: partners and opponents as the writer counts them
+(``stats.services.pair_rows``), and streaks folded in completion order, then match id
+(``stats.services.streaks_after``). Each figure is compared with the stored one and every
+difference reported as it is found. A finalized season's frozen standings are checked
+against the replay's board at the season's end (their ranks once every player is read), the
+current season's board counts against the replayed players.
 
 ``--fix`` writes each chunk's differences through ``ranking.ladder.ladder_repair`` in one
-transaction per chunk, which first locks the chunk's players (in id order) and their statistics
-rows, as finalization does, and then reads their history: a finalization that runs meanwhile
-waits, or is read. Once every chunk is written the current season's board is counted again.
-
-**Checks.** What is compared is a list of checks (:data:`CHECKS`), each fed the same ordered
-stream: every player's :class:`PlayerRows` (their rows of every stream of :data:`STREAMS`, and
-their replay), then a last call once all players are read. A further check is a class with
-those two methods (``player`` and ``finish``, see :class:`Check`) appended to :data:`CHECKS`;
-it may read a stream of its own by appending a :class:`Stream` (a query over rows that belong
-to a player, ordered by player id first) to :data:`STREAMS`, whose rows then appear in
-``PlayerRows.rows`` under the stream's name, and in ``--fix`` it adds what it writes to the
-chunk's :class:`ChunkRepair`.
-
-**Partners, opponents, streaks and the figures per mode** (KORT_RULES §12) are checked last, in
-a run over every season, by ``stats.rebuild_pairs.pairs_rebuild`` (its own chunks of players,
-locked in id order with ``--fix``); their differences are reported as the ladder's are, once
-the ladder has none (their cups are the ledger's).
+transaction per chunk, which first locks the chunk's players (in id order) and their
+statistics rows, as finalization does, then reads their history: a finalization that runs
+meanwhile waits, or is read. Once every chunk is written, the board is counted again.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import astuple, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from itertools import groupby
 from operator import add, itemgetter, sub
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from django.db import connections, router, transaction
-from django.db.models import Q
+from django.db.models import Model, Q
 
-from bulk.sql import id_in
 from domain.errors import Conflict
 from matches.kort.rules import Mode, StatsLine, Team, team_of
 from matches.models import Match, MatchStatus, Round, RoundStatus, Seat, stored_result
@@ -78,183 +58,64 @@ from ranking.fold import (
     Voided,
     step,
 )
-from ranking.ladder import LadderRepair, LedgerKey, ladder_repair
+from ranking.ladder import TOTALS, LadderRepair, LedgerKey, ladder_repair
 from ranking.models import BoardTotal, CupChange, CupKind, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
-from stats.models import PlayerStats, SeasonStats, counts_for_the_board
-from stats.rebuild_pairs import pairs_rebuild
-from stats.services import stats_values
+from stats.models import (
+    ALL_SEASONS,
+    ModeStats,
+    PairFigures,
+    PlayerStats,
+    SeasonStats,
+    StreakFigures,
+    counts_for_the_board,
+)
+from stats.services import (
+    PAIR_COUNTS,
+    STREAK_COUNTS,
+    MatchTable,
+    PlayerFigures,
+    StreakState,
+    pair_rows,
+    stats_values,
+    streaks_after,
+)
 
 CHUNK = 2000
-"""Players a chunk holds, and rows one read of a stream fetches at most."""
-CUP_FIELDS = ("cups", "best_cups", "cups_changed_at")
+"""Players a chunk holds, and rows one read fetches at most."""
 STAT_FIELDS = tuple(stats_values(StatsLine()))
 """The statistics' count columns, in the order they are compared and shown."""
-LEDGER_FIELDS = ("delta", "created_at", "cups_after", "season")
-LEDGER_NAMED_BY = ("delta", "created_at")
-"""A ledger row found on one side only is shown by what it moves and when."""
 SEASON_FIELDS = ("ranked_played", "ranked_won", "cups", "best_cups")
-SEASON_NAMED_BY = ("matches_played", "ranked_played", "cups")
+LEDGER_FIELDS = ("delta", "created_at", "cups_after", "season")
 STANDING_FIELDS = ("rank", "cups", "best_cups", "matches_played", "matches_won")
-STANDING_NAMED_BY = ("rank", "cups")
 KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
 class Difference:
     """A stored value that the replay does not reach. ``subject`` names the player or the
     row; ``None`` stands for a missing row (stored) or a row that should not exist
-    (recomputed)."""
+    (recomputed). ``frozen``: in a finalized season's standings, never rewritten."""
 
     subject: str
     field: str
     stored: object
     recomputed: object
     frozen: bool = False
-    """In a finalized season's standings, which are reported and never rewritten."""
 
     def __str__(self) -> str:
-        return (
-            f"{self.subject}: {self.field} stored {_shown(self.stored)}, "
-            f"recomputed {_shown(self.recomputed)}"
-        )
+        shown = [
+            "none" if value is None else value.isoformat() if isinstance(value, datetime) else value
+            for value in (self.stored, self.recomputed)
+        ]
+        return f"{self.subject}: {self.field} stored {shown[0]}, recomputed {shown[1]}"
 
 
-def _shown(value) -> str:
-    if value is None:
-        return "none"
-    return value.isoformat() if isinstance(value, datetime) else str(value)
+Report = Callable[[Difference], None]
 
 
-# --- the streams ----------------------------------------------------------------------------
-
-
-def _fetch(cursor, sql: str, params: Sequence[Any]) -> list[tuple]:
-    """One read of a stream (at most a chunk of rows)."""
-    cursor.execute(sql, params)
-    return cursor.fetchall()
-
-
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _time(micros: int | None) -> datetime | None:
-    """A time the replay holds (microseconds since 1970, UTC) as a datetime."""
-    return None if micros is None else EPOCH + timedelta(microseconds=micros)
-
-
-def _micros(at: datetime | None) -> int | None:
-    """A datetime as the replay holds it: whole microseconds since 1970 (ints compare and sort
-    fast; only a time shown or written is made a datetime again)."""
-    return None if at is None else (at - EPOCH) // timedelta(microseconds=1)
-
-
-@dataclass(frozen=True)
-class Times:
-    """How the streams read times on one database: as microseconds since 1970 in SQL on
-    PostgreSQL (no datetime made per row), as the ORM reads them and then converted on
-    SQLite."""
-
-    connection: Any
-
-    @property
-    def in_sql(self) -> bool:
-        return self.connection.vendor == "postgresql"
-
-    def read(self, column: str) -> str:
-        """The SQL that reads ``column`` (a time) as the replay holds it."""
-        if self.in_sql:
-            return f"CAST(EXTRACT(EPOCH FROM {column}) * 1000000 AS bigint)"
-        return column
-
-    def mark(self) -> str:
-        """A parameter holding a value :meth:`read` read, as a time again."""
-        if self.in_sql:
-            return "(TIMESTAMPTZ 'epoch' + %s * INTERVAL '1 microsecond')"
-        return "%s"
-
-    def converter(self) -> Callable[[Any], int | None]:
-        """What turns a value :meth:`read` read into microseconds."""
-        if self.in_sql:
-            return lambda value: value
-        convert = self.connection.ops.convert_datetimefield_value
-        return lambda value: (
-            None if value is None else _micros(convert(value, None, self.connection))
-        )
-
-
-class Key(NamedTuple):
-    """One column of a stream's order: its SQL, descending, and whether it is a time."""
-
-    sql: str
-    descending: bool = False
-    time: bool = False
-
-
-@dataclass(frozen=True)
-class Stream:
-    """Rows that belong to players, read in keyset chunks: ``columns`` (SQL, the player's id
-    first) of ``source`` (``FROM ...``) with the condition ``where`` (``{first}`` and
-    ``{last}`` are the chunk's first and last player ids), ordered by ``order`` (the player's
-    id first; together unique per row, and an index's order, so that each read is a range of
-    the index). ``convert`` turns each fetched row (``columns``, then the values of ``order``)
-    into what the checks read."""
-
-    name: str
-    columns: str
-    source: str
-    where: str
-    order: tuple[Key, ...]
-    convert: Callable[[tuple], Any] = tuple
-    enrich: Callable[[Any, list], list] | None = None
-    """Called with the cursor and each read's converted rows; returns the rows handed on
-    (e.g. with what a further read of the same chunk adds to them)."""
-
-    def rows(self, cursor, times: Times, first: int, last: int, chunk: int) -> Iterator[list]:
-        """The rows of the players ``first`` to ``last``, in order, in reads of ``chunk``
-        (one list each)."""
-        order_by = ", ".join(f"{key.sql} DESC" if key.descending else key.sql for key in self.order)
-        fetched = ", ".join(times.read(key.sql) if key.time else key.sql for key in self.order)
-        where = self.where.format(first="%s", last="%s")
-        after: tuple | None = None
-        positions = len(self.order)
-        while True:
-            condition, params = _after(self.order, after, times)
-            rows = _fetch(
-                cursor,
-                f"SELECT {self.columns}, {fetched} {self.source} WHERE {where}{condition} "
-                f"ORDER BY {order_by} LIMIT {chunk}",
-                [first, last, *params],
-            )
-            converted = [self.convert(row) for row in rows]
-            yield converted if self.enrich is None else self.enrich(cursor, converted)
-            if len(rows) < chunk:
-                return
-            after = rows[-1][-positions:]
-
-
-def _after(order: tuple[Key, ...], after: tuple | None, times: Times) -> tuple[str, list]:
-    """The keyset condition of the rows after ``after`` (the last row's ``order`` values),
-    with the leading column's bound spelled out so that it is an index condition."""
-    if after is None:
-        return "", []
-    marks = [times.mark() if key.time else "%s" for key in order]
-    alternatives, params = [], []
-    for position, key in enumerate(order):
-        equal = [f"{earlier.sql} = {marks[n]}" for n, earlier in enumerate(order[:position])]
-        beyond = f"{key.sql} {'<' if key.descending else '>'} {marks[position]}"
-        alternatives.append(" AND ".join([*equal, beyond]))
-        params += [*after[:position], after[position]]
-    lead = order[0]
-    return (
-        f" AND {lead.sql} {'<=' if lead.descending else '>='} {marks[0]} "
-        f"AND ({' OR '.join(alternatives)})",
-        [after[0], *params],
-    )
-
-
-def _table(model) -> str:
-    return f'"{model._meta.db_table}"'
+# --- the reads ------------------------------------------------------------------------------
 
 
 class PlayerRow(NamedTuple):
@@ -264,13 +125,12 @@ class PlayerRow(NamedTuple):
     is_banned: bool
     cups: int
     best_cups: int
-    cups_changed_at: int | None
+    cups_changed_at: datetime | None
     board_season: int | None
 
 
 class SeatRow(NamedTuple):
-    """A seat of the player in a finalized or voided match, with the match's facts (times in
-    microseconds, see :func:`_micros`)."""
+    """A seat of the player in a finalized or voided match, with the match's facts."""
 
     player_id: int
     match_id: int
@@ -281,146 +141,101 @@ class SeatRow(NamedTuple):
     wins_a: int
     wins_b: int
     season: int
-    finalized_at: int | None
+    finalized_at: Any
     void_season: int | None
-    voided_at: int | None
+    voided_at: Any
+    completed_at: Any
 
 
-class LedgerRow(NamedTuple):
-    player_id: int
-    id: int
-    kind: str
-    match_id: int | None
-    season: int
-    delta: int
-    created_at: int
-    cups_after: int
+def _table(model: type[Model]) -> str:
+    return f'"{model._meta.db_table}"'
 
 
-CREATED_AT, FINALIZED_AT, VOIDED_AT = '"created_at"', '"finalized_at"', '"voided_at"'
-
-
-def streams(times: Times) -> list[Stream]:
-    """The streams the ladder's check reads, beside the players."""
-    micros = times.converter()
-    seat, match, ledger = _table(Seat), _table(Match), _table(CupChange)
+def _reads(only: int | None) -> dict[str, str]:
+    """The SQL of each kind of row read beside the players (of ids between its two
+    parameters), ordered by player id first; with ``only`` (a season), those it checks."""
     counts = ", ".join(f'"{name}"' for name in STAT_FIELDS)
-    over = f"('{MatchStatus.FINALIZED.value}', '{MatchStatus.VOID.value}')"
-    by_player = '"player_id" BETWEEN {first} AND {last}'
+    seated = (
+        f'FROM {_table(Seat)} AS s JOIN {_table(Match)} AS m ON m."id" = s."match_id" {{}} '
+        f'WHERE s."player_id" BETWEEN %s AND %s AND m."status" IN '
+        f"('{MatchStatus.FINALIZED.value}', '{MatchStatus.VOID.value}') ORDER BY s.\"player_id\""
+    )
 
-    def ledger_row(row: tuple) -> LedgerRow:
-        values = list(row[:8])
-        values[6] = micros(values[6])
-        return LedgerRow._make(values)
+    def own(model: type[Model], columns: str) -> str:
+        return (
+            f'SELECT "player_id", {columns} FROM {_table(model)} '
+            'WHERE "player_id" BETWEEN %s AND %s ORDER BY "player_id"'
+        )
 
-    def with_matches(cursor, seats: list[tuple]) -> list[tuple]:
-        """The seats of matches over, each with its match's facts and rounds: two reads by
-        the matches' ids (no join, so each is a range of the matches' and rounds' keys)."""
-        ids = sorted({match_id for _, match_id, _ in seats})
-        if not ids:
-            return []
-        chosen, params = id_in('"id"', ids, times.connection.vendor)
-        facts = {
-            row[0]: row[1:]
-            for row in _fetch(
-                cursor,
-                f'SELECT "id", "mode", "status", "winner", "wins_a", "wins_b", "season", '
-                f'{times.read(FINALIZED_AT)}, "void_season", '
-                f"{times.read(VOIDED_AT)} FROM {match} "
-                f'WHERE {chosen} AND "status" IN {over}',
-                params,
-            )
-        }
-        rounds = _rounds(cursor, list(facts), len(seats))
-        rows = []
-        for player_id, match_id, number in seats:
-            found = facts.get(match_id)
-            if found is None:
-                continue
-            mode, status, winner, wins_a, wins_b, season, done, void_season, voided = found
-            seat = SeatRow(
-                player_id, match_id, number, mode, status, winner, wins_a, wins_b, season,
-                micros(done), void_season, micros(voided),
-            )  # fmt: skip
-            rows.append((player_id, seat, rounds.get(match_id, ())))
-        return rows
-
-    return [
-        Stream(
-            "stats",
-            f'"player_id", {counts}',
-            f"FROM {_table(PlayerStats)}",
-            by_player,
-            (Key('"player_id"'),),
+    reads = {
+        "seasons": own(SeasonStats, f'"season", {counts}, {", ".join(SEASON_FIELDS)}'),
+        "ledger": own(
+            CupChange, '"kind", "match_id", "season", "delta", "created_at", "cups_after"'
         ),
-        Stream(
-            "seasons",
-            f'"player_id", "id", "season", {counts}, "ranked_played", "ranked_won", "cups", '
-            '"best_cups"',
-            f"FROM {_table(SeasonStats)}",
-            by_player,
-            (Key('"player_id"'), Key('"season"')),
+        "standings": own(SeasonStanding, '"season_id", ' + ", ".join(STANDING_FIELDS)),
+        "seats": 'SELECT s."player_id", s."match_id", s."seat", m."mode", m."status", '
+        'm."winner", m."wins_a", m."wins_b", m."season", m."finalized_at", m."void_season", '
+        'm."voided_at", m."completed_at" ' + seated.format(""),
+        "rounds": 'SELECT s."player_id", r."match_id", r."trump_seat", r."outcome", r."winner", '
+        'r."wins_awarded", r."shutout_team" '
+        + seated.format(
+            f'JOIN {_table(Round)} AS r ON r."match_id" = s."match_id" '
+            f"AND r.\"status\" = '{RoundStatus.FINISHED.value}'"
+        )
+        + ', r."match_id", r."number"',
+    }
+    if only is not None:
+        return reads
+    return reads | {
+        "stats": own(PlayerStats, counts),
+        "modes": own(ModeStats, f'"season", "mode", {counts}'),
+        "pairs": own(
+            PairFigures, '"side", "season", "mode", "other_id", ' + ", ".join(PAIR_COUNTS)
         ),
-        Stream(
-            "ledger",
-            f'"player_id", "id", "kind", "match_id", "season", "delta", '
-            f'{times.read(CREATED_AT)}, "cups_after"',
-            f"FROM {ledger}",
-            by_player,
-            (Key('"player_id"'), Key('"created_at"', True, True), Key('"id"', True)),
-            ledger_row,
+        "streaks": own(
+            StreakFigures, '"season", "mode", ' + ", ".join(STREAK_COUNTS) + ', "last_match"'
         ),
-        Stream(
-            "seats",
-            '"player_id", "match_id", "seat"',
-            f"FROM {seat}",
-            by_player,
-            (Key('"player_id"'), Key('"match_created_at"', True, True), Key('"match_id"', True)),
-            lambda row: row[:3],
-            with_matches,
+        "mates": 'SELECT s."player_id", s."match_id", x."player_id", x."seat" '
+        + seated.format(
+            f'JOIN {_table(Seat)} AS x ON x."match_id" = s."match_id" '
+            'AND x."player_id" <> s."player_id"'
         ),
-        Stream(
-            "standings",
-            '"player_id", "season_id", "rank", "cups", "best_cups", "matches_played", '
-            '"matches_won"',
-            f"FROM {_table(SeasonStanding)}",
-            by_player,
-            (Key('"player_id"'), Key('"season_id"')),
-        ),
-    ]
+    }
 
 
-STREAMS: list[Callable[[Times], Stream]] = []
-"""Further streams (each made for the database's :class:`Times`), read beside
-:func:`streams`."""
+def _fetch(cursor: Any, sql: str, size: int) -> list[tuple]:
+    """One read of the query ``sql`` that ``cursor`` runs: its next ``size`` rows at most."""
+    return cursor.fetchmany(size)
 
 
-def _rounds(cursor, match_ids: Sequence[int], chunk: int) -> dict[int, tuple]:
-    """The finished rounds of ``match_ids`` in order, as ``stored_result`` arguments, by
-    match; read in keyset chunks of ``chunk`` rows."""
-    rounds: dict[int, list] = {}
-    table = _table(Round)
-    if not match_ids:
-        return {}
-    for start in range(0, len(match_ids), chunk):
-        ids = sorted(set(match_ids[start : start + chunk]))
-        chosen, params = id_in('"match_id"', ids, cursor.db.vendor)
-        after: tuple = (0, 0)
-        while True:
-            rows = _fetch(
-                cursor,
-                f'SELECT "match_id", "number", "trump_seat", "outcome", "winner", '
-                f'"wins_awarded", "shutout_team" FROM {table} WHERE {chosen} '
-                f'AND "status" = %s AND ("match_id" > %s OR ("match_id" = %s AND "number" > %s))'
-                f' ORDER BY "match_id", "number" LIMIT {chunk}',
-                [*params, RoundStatus.FINISHED.value, after[0], after[0], after[1]],
-            )
-            for row in rows:
-                rounds.setdefault(row[0], []).append(row[2:])
-            if len(rows) < chunk:
-                break
-            after = rows[-1][:2]
-    return {match_id: tuple(rows) for match_id, rows in rounds.items()}
+def _rows(cursor: Any, sql: str, params: list, size: int) -> Iterator[tuple]:
+    cursor.execute(sql, params)
+    while rows := _fetch(cursor, sql, size):
+        yield from rows
+
+
+class _Taken:
+    """Rows ordered by player id first, taken player by player in id order."""
+
+    def __init__(self, rows: Iterator[tuple]) -> None:
+        self.rows = rows
+        self.next = next(rows, None)
+
+    def take(self, player_id: int) -> list[tuple]:
+        taken = []
+        while self.next is not None and self.next[0] <= player_id:
+            if self.next[0] == player_id:
+                taken.append(self.next)
+            self.next = next(self.rows, None)
+        return taken
+
+
+def _time_of(connection: Any) -> Callable[[Any], Any]:
+    """What makes a time column, as plain SQL reads it, an aware time (SQLite reads text)."""
+    if connection.vendor == "postgresql":
+        return lambda value: value
+    convert = connection.ops.convert_datetimefield_value
+    return lambda value: None if value is None else convert(value, None, connection)
 
 
 # --- one player's replay --------------------------------------------------------------------
@@ -428,11 +243,11 @@ def _rounds(cursor, match_ids: Sequence[int], chunk: int) -> dict[int, tuple]:
 
 @dataclass(frozen=True)
 class History:
-    """What every player's replay reads besides their own rows: each finalized season's reset
-    floor and end time (in microseconds, see :func:`_micros`), and the current season."""
+    """What every replay reads besides the player's rows: each finalized season's reset floor
+    and end time, and the current season."""
 
     reset_floors: dict[int, int]
-    finalized_at: dict[int, int]
+    finalized_at: dict[int, datetime]
     current: int
 
 
@@ -440,11 +255,7 @@ def stored_history() -> History:
     ends = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
     return History(
         reset_floors=dict(ends.values_list("season_id", "reset_floor")),
-        finalized_at={
-            number: micros
-            for number, at in ends.values_list("season_id", "season__finalized_at")
-            if (micros := _micros(at)) is not None
-        },
+        finalized_at=dict(ends.values_list("season_id", "season__finalized_at")),
         current=current_season_number(),
     )
 
@@ -453,7 +264,7 @@ class BoardEntry(NamedTuple):
     """A player's row of a season's board at the season's end, as the replay finds it."""
 
     cups: int
-    cups_changed_at: int | None
+    cups_changed_at: datetime | None
     best_cups: int
     matches_played: int
     matches_won: int
@@ -476,11 +287,11 @@ class SeasonTotals:
 
 
 @dataclass
-class PlayerReplay:
-    """One player's ladder recomputed from their history: the rows of ``ranking.fold``'s
-    steps added up as the writer adds them: totals, all-time statistics (in
-    :data:`STAT_FIELDS` order), season rows by season, ledger rows by :data:`LedgerKey`, and
-    their entry on each finalized season's board at its end."""
+class Replay:
+    """One player's ladder recomputed from their history: the rows of ``ranking.fold``'s steps
+    added up as the writer adds them (the state, all-time statistics in :data:`STAT_FIELDS`
+    order, season rows by season, ledger values by :data:`LedgerKey`), their entry on each
+    finalized season's board at its end, and their statistics per mode and §12 figures."""
 
     player_id: int
     state: PlayerLadder = field(default_factory=PlayerLadder)
@@ -488,18 +299,7 @@ class PlayerReplay:
     seasons: dict[int, SeasonTotals] = field(default_factory=dict)
     ledger: dict[LedgerKey, tuple] = field(default_factory=dict)
     boards: dict[int, BoardEntry] = field(default_factory=dict)
-
-    @property
-    def cups(self) -> int:
-        return self.state.cups
-
-    @property
-    def best_cups(self) -> int:
-        return self.state.best_cups
-
-    @property
-    def cups_changed_at(self) -> int | None:
-        return self.state.changed_at
+    figures: PlayerFigures = field(default_factory=PlayerFigures)
 
     def step(self, event: Event) -> None:
         """Fold ``event`` and add up its rows."""
@@ -519,11 +319,23 @@ class PlayerReplay:
                 combine = add if row.sign > 0 else sub
                 self.stats = list(map(combine, self.stats, row.line))
                 totals.stats = list(map(combine, totals.stats, row.line))
+                modes = self.figures.modes
+                for key in ((ALL_SEASONS, row.mode), (row.season, row.mode)):
+                    modes[key] = list(map(combine, modes.get(key, ZEROS), row.line))
                 if row.ranked:
                     totals.ranked_played += row.sign * row.line[0]
                     totals.ranked_won += row.sign * row.line[1]
 
+    def board_entry(self, season: int) -> None:
+        """The player's entry on the board of ``season`` at its end, if they are on it."""
+        row = self.seasons.get(season)
+        if row is not None and counts_for_the_board(row.ranked_played):
+            self.boards[season] = BoardEntry(
+                self.state.cups, self.state.changed_at, row.best_cups, *astuple(row)[3:]
+            )
 
+
+ZEROS = (0,) * len(STAT_FIELDS)
 EFFECTS_KEPT = 100_000
 """Distinct match shapes whose effect is kept (most matches repeat a few shapes)."""
 _effects: dict[tuple, tuple[int | None, tuple[int, ...]]] = {}
@@ -553,19 +365,25 @@ def seat_effect(seat: SeatRow, rounds: tuple) -> tuple[int | None, tuple[int, ..
     return effect
 
 
-def player_replay(
-    player: PlayerRow, seats: Iterable[tuple[int, SeatRow, tuple]], resets: dict, history: History
-) -> PlayerReplay:
-    """Fold the player's matches (``seats`` with their rounds) and voids and the season ends
-    of ``history`` with ``ranking.fold.step``, in the order they were applied (season by
-    season; a season's reset first, then its events in time order). ``resets`` holds the
-    stored reset rows' times by the season they opened. Bots get nothing."""
-    replay = PlayerReplay(player.id)
+def player_replay(player: PlayerRow, rows: dict[str, list], history: History) -> Replay:
+    """Fold the player's matches (``rows["seats"]`` with ``rows["rounds"]``) and voids and the
+    season ends of ``history`` with ``ranking.fold.step``, in the order they were applied
+    (season by season; a season's reset first, stamped as its stored row is, then its events
+    in time order), and count their finalized, not void, matches in the §12 figures (with the
+    other seats, ``rows["mates"]``, when read). Bots get nothing."""
+    replay = Replay(player.id)
     if player.is_bot:
         return replay
+    rounds: dict[int, list] = {}
+    for row in rows["rounds"]:
+        rounds.setdefault(row[1], []).append(row[2:])
+    mates: dict[int, list] = {}
+    for row in rows.get("mates", ()):
+        mates.setdefault(row[1], []).append((row[2], team_of(row[3])))
     events: list[tuple[tuple, Event | None]] = []
-    for _, seat, rounds in seats:
-        cups, line = seat_effect(seat, rounds)
+    runs: dict[tuple[int, str], list] = {}
+    for seat in map(SeatRow._make, rows["seats"]):
+        cups, line = seat_effect(seat, tuple(rounds.get(seat.match_id, ())))
         at, number = seat.finalized_at, seat.season
         finalized = Finalized(seat.match_id, number, seat.mode, line, cups, at, number)
         events.append(((number, 1, at, 0, seat.match_id), finalized))
@@ -575,88 +393,42 @@ def player_replay(
                 seat.match_id, number, seat.mode, line, cups, seat.voided_at, seat.void_season, True
             )
             events.append(((seat.void_season, 1, seat.voided_at, 1, seat.match_id), voided))
+        elif seat.match_id in mates:
+            teams = dict([(player.id, team_of(seat.seat)), *mates[seat.match_id]])
+            table = MatchTable(
+                seat.match_id, seat.completed_at, number, Mode(seat.mode), Team(seat.winner),
+                teams, [player.id], {} if cups is None else {player.id: cups},
+            )  # fmt: skip
+            for pair in pair_rows(table):
+                key = (pair["side"], pair["season"], pair["mode"], pair["other_id"])
+                held = replay.figures.pairs.setdefault(key, [0, 0, 0])
+                held[:] = [n + pair[name] for n, name in zip(held, PAIR_COUNTS, strict=True)]
+            for variant in table.variants():
+                runs.setdefault(variant, []).append(((seat.completed_at, seat.match_id), table))
     for season in history.reset_floors:
         events.append(((season + 1, 0), None))
     events.sort(key=itemgetter(0))
+    resets = {row[3]: row[5] for row in rows["ledger"] if row[1] == CupKind.SEASON_RESET}
     for key, event in events:
         if event is None:
             season = key[0] - 1
-            _board_entry(replay, season)
+            replay.board_entry(season)
             at = resets.get(season + 1, history.finalized_at[season])
             event = SeasonReset(season + 1, history.reset_floors[season], at)
         replay.step(event)
+    for variant, matches in runs.items():
+        state, ended = StreakState(), []
+        for key, table in sorted(matches, key=itemgetter(0)):
+            state = streaks_after(state, key, table.won(player.id))
+            ended += state.ended
+        replay.figures.streaks[variant] = replace(state, ended=ended)
     return replay
 
 
-def _board_entry(replay: PlayerReplay, season: int) -> None:
-    """The player's entry on the board of ``season`` at its end, if they are on it."""
-    row = replay.seasons.get(season)
-    if row is not None and counts_for_the_board(row.ranked_played):
-        replay.boards[season] = BoardEntry(
-            replay.cups, replay.cups_changed_at, row.best_cups, row.ranked_played, row.ranked_won
-        )
+# --- the comparison -------------------------------------------------------------------------
 
 
-# --- the checks -----------------------------------------------------------------------------
-
-
-@dataclass
-class PlayerRows:
-    """One player's row, their rows of every stream (by the stream's name), and their
-    replay: what each check is fed, in player id order."""
-
-    player: PlayerRow
-    rows: dict[str, list]
-    replay: PlayerReplay
-
-    @property
-    def label(self) -> str:
-        return _player_label(self.player.id, self.player.username)
-
-
-@dataclass
-class ChunkRepair:
-    """What ``--fix`` writes for one chunk (see ``ranking.ladder.LadderRepair``)."""
-
-    players: list[Player] = field(default_factory=list)
-    stats: dict[int, dict[str, int]] = field(default_factory=dict)
-    seasons: dict[tuple[int, int], dict] = field(default_factory=dict)
-    stale_seasons: list[tuple[int, int]] = field(default_factory=list)
-    ledger: dict[LedgerKey, dict] = field(default_factory=dict)
-    stale_ledger: list[LedgerKey] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return any(
-            (
-                self.players,
-                self.stats,
-                self.seasons,
-                self.stale_seasons,
-                self.ledger,
-                self.stale_ledger,
-            )
-        )
-
-
-Report = Callable[[Difference], None]
-
-
-class Check(Protocol):
-    """A check fed every player's rows in id order (``player``; in ``--fix`` it adds what to
-    write to ``repair``, or None in a check run), then ``finish`` once all are read."""
-
-    def player(self, rows: PlayerRows, report: Report, repair: ChunkRepair | None) -> None: ...
-
-    def finish(self, report: Report) -> None: ...
-
-
-def _player_label(player_id: int, username: str) -> str:
-    return f"player {username} (id {player_id})"
-
-
-def _compared(
-    subject: str, stored: dict | None, recomputed: dict | None, named_by: tuple = ()
-) -> list[Difference]:
+def _compared(subject: str, stored: dict | None, recomputed: dict | None, named_by: tuple) -> list:
     """The fields of a row that differ; a row on one side only is shown by ``named_by``."""
     if stored is None or recomputed is None:
         return [
@@ -670,9 +442,11 @@ def _compared(
     ]
 
 
-def _ledger_order(key: LedgerKey) -> tuple:
-    kind, subject, player_id = key
-    return (KIND_ORDER[CupKind(kind)], subject, player_id)
+def _ledger_key(row: tuple) -> LedgerKey:
+    _, kind, match_id, season, *_ = row
+    if match_id is None:  # a reset (constraint a_match_unless_a_reset)
+        return (CupKind.SEASON_RESET, season, row[0])
+    return (kind, match_id, row[0])  # the kind's text equals its CupKind
 
 
 def _ledger_label(key: LedgerKey) -> str:
@@ -684,12 +458,6 @@ def _ledger_label(key: LedgerKey) -> str:
     return f"ledger reset opening season {subject}"
 
 
-def _ledger_key(row: LedgerRow) -> LedgerKey:
-    if row.match_id is None:  # a reset (constraint a_match_unless_a_reset)
-        return (CupKind.SEASON_RESET, row.season, row.player_id)
-    return (row.kind, row.match_id, row.player_id)  # the kind's text equals its CupKind
-
-
 RANK_BITS = 32
 RANK_MASK = (1 << RANK_BITS) - 1
 CUPS_BIAS = 1 << 31
@@ -699,78 +467,102 @@ def _board_key(player_id: int, entry: BoardEntry, stored_rank: int) -> int:
     """One int that sorts in leaderboard order (``players.models.LEADERBOARD_ORDER``: more
     cups, earlier change, lower id) and carries the stored rank (0: none) in its low bits."""
     at = entry.cups_changed_at
-    micros = 0 if at is None else at + (1 << 62)
+    micros = 0 if at is None else (at - EPOCH) // timedelta(microseconds=1) + (1 << 62)
     key = (((CUPS_BIAS - entry.cups) << 64) | micros) << RANK_BITS | player_id
     return key << RANK_BITS | stored_rank
 
 
-class LadderCheck:
-    """The ladder's figures: each player's cups fields, board season, all-time statistics,
-    season rows, ledger rows and frozen standings, then the standings' ranks and the current
-    season's board counts. ``season``: only that season's figures."""
+def _variant(season: int, mode: str) -> str:
+    return f"{'all time' if season == ALL_SEASONS else f'season {season}'}, {mode}"
 
-    def __init__(self, history: History, season: int | None) -> None:
-        self.history = history
-        self.only = season
+
+FIGURES = (
+    ("pairs", "matches, won, cups", lambda k: f"{k[0]} {k[3]} ({_variant(k[1], k[2])})", tuple),
+    ("streaks", ", ".join((*STREAK_COUNTS, "last_match")), lambda k: f"streaks ({_variant(*k)})",
+     tuple),
+    ("modes", "counts", lambda k: f"statistics ({_variant(*k)})",
+     lambda values: dict(zip(STAT_FIELDS, values, strict=True))),
+)  # fmt: skip
+"""The §12 figures and the statistics per mode, in the order a player's differences are
+reported: the rows' name, the field shown, the subject by the row's key, the values shown."""
+
+
+def _figures(replay: Replay) -> dict[str, dict[tuple, tuple]]:
+    """The replay's §12 figures and statistics per mode by :data:`FIGURES`' name and key."""
+    figures = replay.figures
+    return {
+        "pairs": {key: tuple(counts) for key, counts in figures.pairs.items()},
+        "streaks": {
+            key: (*astuple(state.streaks), state.current.last[1])
+            for key, state in figures.streaks.items()
+            if state.current is not None
+        },
+        "modes": {key: tuple(counts) for key, counts in figures.modes.items() if any(counts)},
+    }
+
+
+class LadderCheck:
+    """Compares each replayed player with their stored rows (in id order), then the standings'
+    ranks and the current season's board. ``only``: that season's figures alone."""
+
+    def __init__(self, history: History, only: int | None, report: Report) -> None:
+        self.history, self.only, self.report = history, only, report
         self.current = history.current
         self.counted: Counter[int] = Counter()
         self.stored_board = stored_board(self.current) if self._in_scope(self.current) else None
         """The board's counts as stored before any chunk is read (``--fix`` moves them)."""
         self.boards: dict[int, list[int]] = {
-            number: [] for number in history.reset_floors if season is None or number == season
+            n: [] for n in history.reset_floors if self._in_scope(n)
         }
 
     def _in_scope(self, season: int) -> bool:
         return self.only is None or self.only == season
 
-    def player(self, rows: PlayerRows, report: Report, repair: ChunkRepair | None) -> None:
-        player, replay, label = rows.player, rows.replay, rows.label
-        current = self.only is None or self.only == self.current
-        if current:
-            fields_differ = False
-            stored = {name: getattr(player, name) for name in CUP_FIELDS}
-            for name in CUP_FIELDS:
-                if stored[name] != getattr(replay, name):
-                    fields_differ = True
-                    was, now = stored[name], getattr(replay, name)
-                    if name == "cups_changed_at":
-                        was, now = _time(was), _time(now)
-                    report(Difference(label, name, was, now))
+    def player(self, player: PlayerRow, rows: dict[str, list], repair: LadderRepair | None) -> None:
+        """Report the player's differences; add what to write to ``repair`` (``--fix``)."""
+        replay = player_replay(player, rows, self.history)
+        label = f"player {player.username} (id {player.id})"
+        found: list[Difference] = []
+        if self._in_scope(self.current):
+            state = replay.state
+            for name, now in zip(
+                TOTALS, (state.cups, state.best_cups, state.changed_at), strict=True
+            ):
+                if getattr(player, name) != now:
+                    found.append(Difference(label, name, getattr(player, name), now))
         if self.only is None:
-            stats_rows = rows.rows["stats"]
-            stored_stats = stats_rows[0][1 : 1 + len(STAT_FIELDS)] if stats_rows else ()
-            stored_stats = stored_stats or (0,) * len(STAT_FIELDS)
-            if tuple(replay.stats) != tuple(stored_stats):
-                for name, was, now in zip(STAT_FIELDS, stored_stats, replay.stats, strict=True):
-                    if was != now:
-                        report(Difference(label, name, was, now))
-                if repair is not None:
-                    repair.stats[player.id] = dict(zip(STAT_FIELDS, replay.stats, strict=True))
+            stored = rows["stats"][0][1:] if rows["stats"] else ZEROS
+            for name, was, now in zip(STAT_FIELDS, stored, replay.stats, strict=True):
+                if was != now:
+                    found.append(Difference(label, name, was, now))
+            if found and found[-1].field in STAT_FIELDS and repair is not None:
+                repair.stats[player.id] = dict(zip(STAT_FIELDS, replay.stats, strict=True))
         on_board = self._on_current_board(player, replay)
-        if current:
-            board_season = self._board_season(player, on_board)
+        if self._in_scope(self.current):
+            board_season = self.current if on_board else player.board_season
+            if not on_board and board_season == self.current:
+                board_season = None
             if board_season != player.board_season and may_be_on_a_board(player):
-                fields_differ = True
-                report(Difference(label, "board_season", player.board_season, board_season))
+                found.append(Difference(label, "board_season", player.board_season, board_season))
             if on_board:
-                self.counted[replay.cups] += 1
-            if fields_differ and repair is not None:
+                self.counted[replay.state.cups] += 1
+            if repair is not None and any(d.field in (*TOTALS, "board_season") for d in found):
                 repair.players.append(
                     Player(
-                        pk=player.id,
-                        cups=replay.cups,
-                        best_cups=replay.best_cups,
-                        cups_changed_at=_time(replay.cups_changed_at),
-                        board_season=board_season,
-                        is_bot=player.is_bot,
-                        is_banned=player.is_banned,
+                        pk=player.id, cups=replay.state.cups, best_cups=replay.state.best_cups,
+                        cups_changed_at=replay.state.changed_at, board_season=board_season,
+                        is_bot=player.is_bot, is_banned=player.is_banned,
                     )
-                )
-        self._seasons(rows, report, repair)
-        self._ledger(rows, report, repair)
-        self._standings(rows, report)
+                )  # fmt: skip
+        for difference in found:
+            self.report(difference)
+        self._seasons(player.id, label, rows, replay, repair)
+        self._ledger(label, rows, replay, repair)
+        self._standings(player, label, rows, replay)
+        if self.only is None and not player.is_bot:
+            self._figures(player.id, rows, replay, repair)
 
-    def _on_current_board(self, player: PlayerRow, replay: PlayerReplay) -> bool:
+    def _on_current_board(self, player: PlayerRow, replay: Replay) -> bool:
         """Whether the replay puts the player on the current season's board: a human with no
         ban and a ranked match of the season that counts (KORT_RULES §10, §11)."""
         row = replay.seasons.get(self.current)
@@ -780,118 +572,109 @@ class LadderCheck:
             and counts_for_the_board(row.ranked_played)
         )
 
-    def _board_season(self, player: PlayerRow, on_board: bool) -> int | None:
-        """The current season while on its board; otherwise what is stored, unless it claims
-        the current board."""
-        if on_board:
-            return self.current
-        return None if player.board_season == self.current else player.board_season
-
-    def _seasons(self, rows: PlayerRows, report: Report, repair: ChunkRepair | None) -> None:
+    def _seasons(
+        self, pid: int, label: str, rows: dict, replay: Replay, repair: LadderRepair | None
+    ) -> None:
         names = [*STAT_FIELDS, *SEASON_FIELDS]
-        stored = {
-            row[2]: dict(zip(names, row[3 : 3 + len(names)], strict=True))
-            for row in rows.rows["seasons"]
-            if self._in_scope(row[2])
-        }
-        replayed = {
-            number: totals.values()
-            for number, totals in rows.replay.seasons.items()
-            if self._in_scope(number)
-        }
-        pid = rows.player.id
+        stored = {row[1]: dict(zip(names, row[2:], strict=True)) for row in rows["seasons"]}
+        replayed = {number: totals.values() for number, totals in replay.seasons.items()}
         for number in sorted(stored.keys() | replayed.keys()):
+            if not self._in_scope(number):
+                continue
+            was, now = stored.get(number), replayed.get(number)
             found = _compared(
-                f"{rows.label}, season {number}",
-                stored.get(number),
-                replayed.get(number),
-                SEASON_NAMED_BY,
+                f"{label}, season {number}", was, now, ("matches_played", "ranked_played", "cups")
             )
             for difference in found:
-                report(difference)
+                self.report(difference)
             if found and repair is not None:
-                if number in replayed:
-                    repair.seasons[pid, number] = replayed[number]
+                if now is not None:
+                    repair.seasons[pid, number] = now
                 else:
                     repair.stale_seasons.append((pid, number))
 
-    def _ledger(self, rows: PlayerRows, report: Report, repair: ChunkRepair | None) -> None:
-        if self.only is None:
-            stored = {
-                _ledger_key(row): row[5:7] + row[7:8] + row[4:5] for row in rows.rows["ledger"]
-            }
-            replayed = rows.replay.ledger
-        else:
-            stored = {
-                _ledger_key(row): row[5:7] + row[7:8] + row[4:5]
-                for row in rows.rows["ledger"]
-                if row.season == self.only
-            }
-            replayed = {k: v for k, v in rows.replay.ledger.items() if v[3] == self.only}
+    def _ledger(self, label: str, rows: dict, replay: Replay, repair: LadderRepair | None) -> None:
+        stored = {_ledger_key(row): (row[4], row[5], row[6], row[3]) for row in rows["ledger"]}
+        replayed = replay.ledger
+        if self.only is not None:
+            stored = {key: values for key, values in stored.items() if values[3] == self.only}
+            replayed = {key: values for key, values in replayed.items() if values[3] == self.only}
         if stored == replayed:
             return
-        for key in sorted(stored.keys() | replayed.keys(), key=_ledger_order):
-            was, now = stored.get(key), replayed.get(key)
-            found = _compared(
-                f"{_ledger_label(key)}, {rows.label}",
-                None if was is None else dict(zip(LEDGER_FIELDS, was, strict=True)),
-                None if now is None else dict(zip(LEDGER_FIELDS, now, strict=True)),
-                LEDGER_NAMED_BY,
+        for key in sorted(
+            stored.keys() | replayed.keys(), key=lambda k: (KIND_ORDER[CupKind(k[0])], k[1])
+        ):
+            was, now = (
+                None if values is None else dict(zip(LEDGER_FIELDS, values, strict=True))
+                for values in (stored.get(key), replayed.get(key))
             )
+            found = _compared(f"{_ledger_label(key)}, {label}", was, now, ("delta", "created_at"))
             for difference in found:
-                if difference.field == "created_at":
-                    difference = replace(
-                        difference,
-                        stored=_time(difference.stored),  # type: ignore[arg-type]
-                        recomputed=_time(difference.recomputed),  # type: ignore[arg-type]
-                    )
-                report(difference)
+                self.report(difference)
             if found and repair is not None:
                 if now is not None:
-                    values = dict(zip(LEDGER_FIELDS, now, strict=True))
-                    repair.ledger[key] = {**values, "created_at": _time(values["created_at"])}
+                    repair.ledger[key] = now
                 else:
                     repair.stale_ledger.append(key)
 
-    def _standings(self, rows: PlayerRows, report: Report) -> None:
+    def _standings(self, player: PlayerRow, label: str, rows: dict, replay: Replay) -> None:
         """The player's rows of the finalized seasons' standings, but their ranks (which
         :meth:`finish` checks): the players the standings hold and, besides them, those on
         the board at the end and not banned now (a ban is not part of the history)."""
-        player, replay = rows.player, rows.replay
         stored = {
-            row[1]: dict(zip(STANDING_FIELDS, row[2:7], strict=True))
-            for row in rows.rows["standings"]
-            if row[1] in self.boards
+            row[1]: dict(zip(STANDING_FIELDS, row[2:], strict=True)) for row in rows["standings"]
         }
         for number in sorted(stored.keys() | replay.boards.keys()):
             if number not in self.boards:
                 continue
-            entry = replay.boards.get(number)
-            mine = stored.get(number)
+            entry, mine = replay.boards.get(number), stored.get(number)
             if entry is not None and mine is None and player.is_banned:
                 entry = None
-            subject = f"standings of season {number}, {rows.label}"
+            subject = f"standings of season {number}, {label}"
             if entry is None:
                 if mine is not None:
-                    for difference in _compared(subject, mine, None, STANDING_NAMED_BY):
-                        report(replace(difference, frozen=True))
+                    for difference in _compared(subject, mine, None, ("rank", "cups")):
+                        self.report(replace(difference, frozen=True))
                 continue
             self.boards[number].append(_board_key(player.id, entry, mine["rank"] if mine else 0))
             if mine is None:
-                report(Difference(subject, "cups", None, entry.cups, frozen=True))
+                self.report(Difference(subject, "cups", None, entry.cups, frozen=True))
                 continue
             for name in STANDING_FIELDS[1:]:
                 if mine[name] != getattr(entry, name):
-                    report(Difference(subject, name, mine[name], getattr(entry, name), True))
+                    self.report(Difference(subject, name, mine[name], getattr(entry, name), True))
 
-    def finish(self, report: Report) -> None:
+    def _figures(self, pid: int, rows: dict, replay: Replay, repair: LadderRepair | None) -> None:
+        """The §12 figures and statistics per mode; a stored row whose counts are all 0 (left
+        so by voids) holds no figure."""
+        replayed = _figures(replay)
+        stored = {
+            "pairs": {tuple(row[1:5]): tuple(row[5:]) for row in rows["pairs"] if row[5]},
+            "streaks": {
+                tuple(row[1:3]): tuple(row[3:]) for row in rows["streaks"] if any(row[3:7])
+            },
+            "modes": {tuple(row[1:3]): tuple(row[3:]) for row in rows["modes"] if any(row[3:])},
+        }
+        differ = False
+        for name, shown_field, subject, shown in FIGURES:
+            was, now = stored[name], replayed[name]
+            for key in sorted(was.keys() | now.keys()):
+                if was.get(key) != now.get(key):
+                    differ = True
+                    values = [None if v is None else shown(v) for v in (was.get(key), now.get(key))]
+                    self.report(Difference(f"player {pid}, {subject(key)}", shown_field, *values))
+        if differ and repair is not None:
+            repair.figures[pid] = replay.figures
+
+    def finish(self) -> None:
+        """Report the standings' ranks that differ, then the current board's counts."""
         for number, keys in sorted(self.boards.items()):
             keys.sort()
-            wrong: list[tuple[int, int | None, int]] = []
-            for rank, key in enumerate(keys, start=1):
-                stored_rank = key & RANK_MASK
-                if stored_rank != rank:
-                    wrong.append(((key >> RANK_BITS) & RANK_MASK, stored_rank or None, rank))
+            wrong = [
+                ((key >> RANK_BITS) & RANK_MASK, key & RANK_MASK or None, rank)
+                for rank, key in enumerate(keys, start=1)
+                if key & RANK_MASK != rank
+            ]
             keys.clear()
             for start in range(0, len(wrong), CHUNK):
                 batch = wrong[start : start + CHUNK]
@@ -901,24 +684,18 @@ class LadderCheck:
                     )
                 )
                 for pid, was, rank in batch:
-                    subject = f"standings of season {number}, {_player_label(pid, names[pid])}"
-                    report(Difference(subject, "rank", was, rank, frozen=True))
-        if self.only is None or self.only == self.current:
-            found = board_differences(self.current, self.counted, self.stored_board)
-            for cups, stored, recomputed in found:
-                report(
-                    Difference(
-                        f"board of season {self.current}"
-                        + ("" if cups is None else f", {cups} cups"),
-                        "players" if cups is not None else "total",
-                        stored,
-                        recomputed,
-                    )
+                    subject = f"standings of season {number}, player {names[pid]} (id {pid})"
+                    self.report(Difference(subject, "rank", was, rank, frozen=True))
+        if self._in_scope(self.current):
+            for cups, stored, recomputed in board_differences(
+                self.current, self.counted, self.stored_board
+            ):
+                subject = f"board of season {self.current}" + (
+                    "" if cups is None else f", {cups} cups"
                 )
-
-
-CHECKS: list[Callable[[History, int | None], Check]] = [LadderCheck]
-"""The checks each player's rows are fed to, in order (see the module's docstring)."""
+                self.report(
+                    Difference(subject, "total" if cups is None else "players", stored, recomputed)
+                )
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -932,53 +709,8 @@ class Outcome:
     frozen: int = 0
 
 
-def _player_chunk(cursor, times: Times, after: int, chunk: int, lock: bool) -> list[PlayerRow]:
-    table = _table(Player)
-    rows = _fetch(
-        cursor,
-        f'SELECT "id", "username", "is_bot", "is_banned", "cups", "best_cups", '
-        f'{times.read(CHANGED_AT)}, "board_season" FROM {table} WHERE "id" > %s '
-        f'ORDER BY "id" LIMIT {chunk}' + (" FOR NO KEY UPDATE" if lock and _locks(cursor) else ""),
-        [after],
-    )
-    micros = times.converter()
-    return [PlayerRow._make([*row[:6], micros(row[6]), row[7]]) for row in rows]
-
-
-CHANGED_AT = '"cups_changed_at"'
-
-
-def _chunk_rows(
-    cursor, times: Times, players: list[PlayerRow], all_streams: list[Stream], chunk: int
-) -> Iterator[tuple[PlayerRow, dict[str, list]]]:
-    """Each player of ``players`` with their rows of every stream: a merge join of the
-    streams, each read in player id order."""
-    first, last = players[0].id, players[-1].id
-    readers = {s.name: _Grouped(s.rows(cursor, times, first, last, chunk)) for s in all_streams}
-    for player in players:
-        yield player, {name: reader.take(player.id) for name, reader in readers.items()}
-
-
-class _Grouped:
-    """A stream's reads, taken player by player (rows are ordered by player id first): the
-    rows of the reads so far by player, until a player's are taken."""
-
-    def __init__(self, reads: Iterator[list]) -> None:
-        self.reads = reads
-        self.groups: dict[int, list] = {}
-        self.last = -1
-        self.done = False
-
-    def take(self, player_id: int) -> list:
-        while not self.done and self.last <= player_id:
-            rows = next(self.reads, None)
-            if not rows:
-                self.done = True
-                break
-            for key, group in groupby(rows, key=itemgetter(0)):
-                self.groups.setdefault(key, []).extend(group)
-            self.last = rows[-1][0]
-        return self.groups.pop(player_id, [])
+TIMES = {"ledger": (5,), "seats": (9, 11, 12)}
+"""The time columns of each kind of row read (SQLite reads them as text)."""
 
 
 def ladder_rebuild(
@@ -993,11 +725,9 @@ def ladder_rebuild(
     ``report`` as it is found, and return how many there were; with ``fix``, also write the
     replay, one transaction per chunk of ``chunk`` players (standings excepted), then count
     the current season's board again. ``season``: only that season's figures (its season
-    rows, ledger rows and standings; for the current season also the players' cups fields,
-    board season and the board's counts), as a warning of the read path asks. Without
-    ``season``, the figures of KORT_RULES §12 are checked (and fixed) last
-    (``stats.rebuild_pairs``); a check that found the ladder wrong leaves them out, as their
-    cups are read from the ledger that ``--fix`` writes first.
+    rows, ledger rows and standings; for the current season also the players' totals, board
+    season and the board's counts), as a warning of the read path asks; the statistics all
+    time and per mode and the §12 figures are checked without it.
 
     ``progress(total)`` may return a function called with the players of each chunk done
     (e.g. a progress bar's ``update``).
@@ -1006,8 +736,6 @@ def ladder_rebuild(
         Conflict: a season's end is running; its resets are half written.
     """
     _running_end()
-    history = stored_history()
-    checks = [make(history, season) for make in CHECKS]
     outcome = Outcome()
 
     def counted(difference: Difference) -> None:
@@ -1015,111 +743,75 @@ def ladder_rebuild(
         outcome.frozen += difference.frozen
         report(difference)
 
+    history = stored_history()
+    check = LadderCheck(history, season, counted)
     connection = connections[router.db_for_write(Player)]
-    times = Times(connection)
-    all_streams = streams(times) + [make(times) for make in STREAMS]
+    time = _time_of(connection)
+    reads = _reads(season)
     done = progress(Player.objects.count()) if progress else None
-    written = False
-    after = 0
+    postgresql = connection.vendor == "postgresql"
+    written, after = False, 0
     while True:
         with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
             if fix:
                 _running_end()
-            players = _player_chunk(cursor, times, after, chunk, lock=fix)
+            lock = " FOR NO KEY UPDATE" if fix and postgresql else ""
+            sql = (
+                'SELECT "id", "username", "is_bot", "is_banned", "cups", "best_cups", '
+                f'"cups_changed_at", "board_season" FROM {_table(Player)} WHERE "id" > %s '
+                f'ORDER BY "id" LIMIT {chunk}{lock}'
+            )
+            players = [
+                PlayerRow(*row[:6], time(row[6]), row[7])
+                for row in _rows(cursor, sql, [after], chunk)
+            ]
             if not players:
                 break
-            if fix:
-                _stats_locked(cursor, players[0].id, players[-1].id)
-            repair = ChunkRepair() if fix else None
-            for player, rows in _chunk_rows(cursor, times, players, all_streams, chunk):
-                resets = {
-                    row.season: row.created_at
-                    for row in rows["ledger"]
-                    if row.kind == CupKind.SEASON_RESET
-                }
-                replay = player_replay(player, rows["seats"], resets, history)
-                fed = PlayerRows(player, rows, replay)
-                for check in checks:
-                    check.player(fed, counted, repair)
+            first, last = players[0].id, players[-1].id
+            if postgresql:
+                # Read a chunk's rows by their indexes: priced at its default, a random read
+                # costs four sequential ones, and whole tables would be read for each chunk.
+                cursor.execute("SET LOCAL random_page_cost = 1.1")
+                if fix:
+                    cursor.execute(
+                        f'SELECT "player_id" FROM {_table(PlayerStats)} WHERE "player_id" '
+                        'BETWEEN %s AND %s ORDER BY "player_id" FOR UPDATE',
+                        [first, last],
+                    )
+            repair = LadderRepair(history.current) if fix else None
+            with ExitStack() as opened:
+                streams = {}
+                for name, sql in reads.items():
+                    reader = opened.enter_context(connection.chunked_cursor())
+                    streams[name] = _Taken(_rows(reader, sql, [first, last], chunk))
+                for player in players:
+                    rows = {name: stream.take(player.id) for name, stream in streams.items()}
+                    for name, columns in TIMES.items():
+                        rows[name] = [
+                            tuple(time(v) if n in columns else v for n, v in enumerate(row))
+                            for row in rows[name]
+                        ]
+                    check.player(player, rows, repair)
             if repair:
                 written = True
-                _repaired(repair, history.current)
-        after = players[-1].id
+                ladder_repair(repair)
+        after = last
         if done:
             done(len(players))
     before = outcome.differences
-    for check in checks:
-        check.finish(counted)
+    check.finish()
     if fix and (written or outcome.differences > before):
         with transaction.atomic(using=connection.alias):
-            locked = BoardTotal.objects.select_for_update().filter(season=history.current)
-            list(locked.values_list("pk"))
-            ladder_repair(
-                LadderRepair(
-                    players=[],
-                    fields=CUP_FIELDS,
-                    stats={},
-                    seasons={},
-                    stale_seasons=(),
-                    ledger={},
-                    stale_ledger=(),
-                    season=history.current,
-                    recount=True,
-                )
+            list(
+                BoardTotal.objects.select_for_update()
+                .filter(season=history.current)
+                .values_list("pk")
             )
-    if season is None and (fix or not outcome.differences):
-        # The §12 cups are read from the ledger: checked once the ledger holds no difference.
-        pairs_rebuild(
-            lambda found: counted(
-                Difference(found.subject, found.field, found.stored, found.recomputed)
-            ),
-            cups=SEAT_CUPS,
-            fix=fix,
-            progress=progress,
-        )
+            ladder_repair(LadderRepair(history.current, recount=True))
     return outcome
-
-
-SEAT_CUPS = (
-    f'SELECT c."delta" FROM {_table(CupChange)} AS c WHERE c."match_id" = s."match_id" '
-    f'AND c."player_id" = s."player_id" AND c."kind" = \'{CupKind.MATCH.value}\''
-)
-"""The cups the player of a seat ``s`` got from its match, read by the ledger's key: what
-``stats.rebuild_pairs`` sums for the §12 figures."""
 
 
 def _running_end() -> None:
     running = Q(status=SeasonStatus.FINALIZING) | Q(reset_floor__isnull=False)
     if Season.objects.filter(running).exists():
         raise Conflict("season", "a season's end is running; rebuild once it is finalized")
-
-
-def _stats_locked(cursor, first: int, last: int) -> None:
-    """Lock the statistics rows of the players ``first`` to ``last``, in player id order."""
-    if not _locks(cursor):
-        return  # SQLite: the transaction holds the database
-    cursor.execute(
-        f'SELECT "player_id" FROM {_table(PlayerStats)} WHERE "player_id" BETWEEN %s AND %s '
-        'ORDER BY "player_id" FOR UPDATE',
-        [first, last],
-    )
-
-
-def _repaired(repair: ChunkRepair, season: int) -> None:
-    ladder_repair(
-        LadderRepair(
-            players=repair.players,
-            fields=CUP_FIELDS,
-            stats=repair.stats,
-            seasons=repair.seasons,
-            stale_seasons=repair.stale_seasons,
-            ledger=repair.ledger,
-            stale_ledger=repair.stale_ledger,
-            season=season,
-        )
-    )
-
-
-def _locks(cursor) -> bool:
-    """Whether the database locks rows (PostgreSQL; SQLite locks the whole database)."""
-    return cursor.db.vendor == "postgresql"

@@ -61,8 +61,8 @@ def test_every_read_fetches_at_most_a_chunk_and_rows_of_a_player_span_reads(
     fetched = []
     fetch = ranking.rebuild._fetch
 
-    def counted(cursor, sql, params):
-        rows = fetch(cursor, sql, params)
+    def counted(cursor, sql, size):
+        rows = fetch(cursor, sql, size)
         table = re.search(r'FROM ("\w+")(?!\))', sql)
         assert table is not None
         fetched.append((table.group(1), len(rows)))
