@@ -108,9 +108,7 @@ def pair_count_wrong(amir, bita, cyrus, dara) -> str:
 
 def streak_row_missing(amir, bita, cyrus, dara) -> str:
     StreakFigures.objects.filter(player=cyrus, season=0, mode="ranked").delete()
-    return (
-        f"player {cyrus.id}, streaks (all time, ranked): {STREAK_FIELDS} stored none"
-    )
+    return f"player {cyrus.id}, streaks (all time, ranked): {STREAK_FIELDS} stored none"
 
 
 def streak_row_extra(amir, bita, cyrus, dara) -> str:
