@@ -28,8 +28,9 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import astuple, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from operator import add, itemgetter, sub
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connections, router, transaction
 from django.db.models import Q, QuerySet
@@ -150,23 +151,13 @@ class _Taken:
 # --- one player's replay --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class History:
+class History(NamedTuple):
     """What every replay reads besides the player's rows: each finalized season's reset floor
-    and end time, and the current season."""
+    and end time by season, and the current season."""
 
     reset_floors: dict[int, int]
     finalized_at: dict[int, datetime]
     current: int
-
-
-def stored_history() -> History:
-    ends = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
-    return History(
-        reset_floors=dict(ends.values_list("season_id", "reset_floor")),
-        finalized_at=dict(ends.values_list("season_id", "season__finalized_at")),
-        current=current_season_number(),
-    )
 
 
 @dataclass
@@ -219,32 +210,16 @@ class Replay:
             self.boards[season] = (self.state.cups, at, row[-1], row[RANKED], row[RANKED + 1])
 
 
-EFFECTS_KEPT = 100_000
-"""Distinct match shapes whose effect is kept (most matches repeat a few shapes)."""
-_effects: dict[tuple, tuple[int | None, tuple[int, ...]]] = {}
-
-
-def seat_effect(seat: SeatRow, rounds: tuple) -> tuple[int | None, tuple[int, ...]]:
-    """What the match of ``seat`` gave its player: cups (None unranked) and the statistics
-    line in :data:`STAT_FIELDS` order (``ranking.effects.match_effect``, computed once per
-    shape of match: mode, winner, wins, rounds and the player's team)."""
-    team = team_of(seat.seat)
-    key = (seat.mode, seat.winner, seat.wins_a, seat.wins_b, rounds, team)
-    if (effect := _effects.get(key)) is None:
-        facts = MatchFacts(
-            ranked=seat.mode == Mode.RANKED,
-            winner=Team(seat.winner),
-            wins={Team.A: seat.wins_a, Team.B: seat.wins_b},
-            results=[stored_result(*row) for row in rounds],
-            human_teams={seat.player_id: team},
-            season=seat.season,
-        )
-        mine = match_effect(facts)[seat.player_id]
-        effect = (mine.cups, tuple(services.stats_values(mine.stats).values()))
-        if len(_effects) >= EFFECTS_KEPT:
-            _effects.clear()
-        _effects[key] = effect
-    return effect
+@lru_cache(maxsize=100_000)
+def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> tuple:
+    """What a match of that shape gives a player of ``team`` (``ranking.effects``): cups (None
+    unranked) and the statistics line in :data:`STAT_FIELDS` order, kept per shape (most
+    matches repeat a few)."""
+    results = [stored_result(*row) for row in rounds]
+    facts = MatchFacts(mode == Mode.RANKED, Team(winner), dict(zip(Team, wins, strict=True)),
+                       results, {0: team}, 0)  # fmt: skip
+    mine = match_effect(facts)[0]
+    return mine.cups, tuple(services.stats_values(mine.stats).values())
 
 
 def player_replay(player: Player, rows: dict[str, list], history: History) -> Replay:
@@ -265,19 +240,18 @@ def player_replay(player: Player, rows: dict[str, list], history: History) -> Re
     events: list[tuple[tuple, fold.Event | None]] = []
     runs: dict[tuple[int, str], list] = {}
     for seat in map(SeatRow._make, rows["seats"]):
-        cups, line = seat_effect(seat, tuple(rounds.get(seat.match_id, ())))
-        at, number, match_id = seat.finalized_at, seat.season, seat.match_id
-        finalized = fold.Finalized(match_id, number, seat.mode, line, cups, at, number)
+        at, number, match_id, mode = seat.finalized_at, seat.season, seat.match_id, seat.mode
+        shape = (mode, seat.winner, (seat.wins_a, seat.wins_b), tuple(rounds.get(match_id, ())))
+        cups, line = _effect(*shape, team_of(seat.seat))
+        finalized = fold.Finalized(match_id, number, mode, line, cups, at, number)
         events.append(((number, 1, at, 0, match_id), finalized))
         if seat.status == MatchStatus.VOID:
-            assert seat.void_season is not None  # constraint void_iff_voided
-            voided = fold.Voided(
-                match_id, number, seat.mode, line, cups, seat.voided_at, seat.void_season, True
-            )
+            voided = fold.Voided(match_id, number, mode, line, cups, seat.voided_at,
+                                 seat.void_season, True)  # fmt: skip
             events.append(((seat.void_season, 1, seat.voided_at, 1, match_id), voided))
         elif match_id in teams:
             table = services.MatchTable(
-                match_id, seat.completed_at, number, Mode(seat.mode), Team(seat.winner),
+                match_id, seat.completed_at, number, Mode(mode), Team(seat.winner),
                 teams[match_id], [player.pk], {} if cups is None else {player.pk: cups},
             )  # fmt: skip
             for pair in services.pair_rows(table):
@@ -287,9 +261,8 @@ def player_replay(player: Player, rows: dict[str, list], history: History) -> Re
             for variant in table.variants():
                 runs.setdefault(variant, []).append(((seat.completed_at, match_id), table))
     events += [((season + 1, 0), None) for season in history.reset_floors]
-    events.sort(key=itemgetter(0))
     resets = {row[6]: row[4] for row in rows["ledger"] if row[1] == CupKind.SEASON_RESET}
-    for key, event in events:
+    for key, event in sorted(events, key=itemgetter(0)):
         if event is None:
             ended = key[0] - 1
             replay.season_ended(ended)
@@ -307,13 +280,6 @@ def player_replay(player: Player, rows: dict[str, list], history: History) -> Re
 
 # --- the comparison -------------------------------------------------------------------------
 
-
-def _ledger_key(row: tuple) -> LedgerKey:
-    if row[2] is None:  # a reset (constraint a_match_unless_a_reset)
-        return (CupKind.SEASON_RESET, row[6], row[0])
-    return (row[1], row[2], row[0])  # the kind's text equals its CupKind
-
-
 FIELDS = {
     "totals": TOTALS,
     "stats": STAT_FIELDS,
@@ -321,46 +287,52 @@ FIELDS = {
     "seasons": SEASON_FIELDS,
     "ledger": LEDGER_FIELDS,
     "standings": STANDING_FIELDS,
+    "pairs": "matches, won, cups",
+    "streaks": ", ".join((*STREAK_COUNTS, "last_match")),
+    "modes": "counts",
 }
-"""The figures compared field by field, in the order a player's differences are reported."""
+"""Each figure compared per player, in the order its differences are reported: its fields,
+compared one by one; for the §12 figures and the statistics per mode, the name of the whole
+row, compared as one value."""
 NAMED_BY = {
     "seasons": ("matches_played", "ranked_played", "cups"),
     "ledger": ("delta", "created_at"),
     "standings": ("rank", "cups"),
 }
 """The fields that show a row stored or replayed alone."""
-WHOLE = {
-    "pairs": ("matches, won, cups", tuple),
-    "streaks": (", ".join((*STREAK_COUNTS, "last_match")), tuple),
-    "modes": ("counts", lambda values: dict(zip(STAT_FIELDS, values, strict=True))),
-}
-"""The figures compared as one value (KORT_RULES §12 and the statistics per mode), reported
-after the others: the field named, and how the values are shown."""
+KEYS = {"stats": 0, "seasons": 1, "standings": 1, "pairs": 4, "streaks": 2, "modes": 2}
+"""The key columns of the rows of each figure read, after the player's id."""
+HELD = {"pairs": 1, "streaks": len(STREAK_COUNTS), "modes": RANKED}
+"""The counts of a row that hold a figure: a row whose counts are all 0 (a void may leave
+it) counts as no row."""
 
 
-def _subject(name: str, label: str, pid: int, key: Any) -> str:
-    """What a difference of figure ``name`` of the player (``label``, id ``pid``) names."""
-    if name in WHOLE:
+def _subject(name: str, player: Player, key: tuple) -> str:
+    """What a difference of figure ``name`` of ``player`` names, by the row's key."""
+    label = f"player {player.username} (id {player.pk})"
+    if isinstance(FIELDS[name], str):
         season, mode = key[1:3] if name == "pairs" else key
         variant = f"{'all time' if season == tables.ALL_SEASONS else f'season {season}'}, {mode}"
         what = f"{key[0]} {key[3]}" if name == "pairs" else {"modes": "statistics"}.get(name, name)
-        return f"player {pid}, {what} ({variant})"
+        return f"player {player.pk}, {what} ({variant})"
     if name == "ledger":
         kind = {CupKind.MATCH: "match", CupKind.VOID: "void of match"}.get(key[0])
         return f"ledger {kind or 'reset opening season'} {key[1]}, {label}"
     if name == "seasons":
-        return f"{label}, season {key}"
-    return f"standings of season {key}, {label}" if name == "standings" else label
+        return f"{label}, season {key[0]}"
+    return f"standings of season {key[0]}, {label}" if name == "standings" else label
 
 
 def _compared(name: str, subject: str, was: tuple | None, now: tuple | None) -> list[Difference]:
     """The differences of one row of figure ``name`` (``was`` stored, ``now`` replayed; None:
     no row): field by field (a row on one side only by :data:`NAMED_BY`), or whole."""
-    if name in WHOLE:
-        field, shown = WHOLE[name]
-        return [Difference(subject, field, *(v if v is None else shown(v) for v in (was, now)))]
-    fields, empty = FIELDS[name], (None,) * len(FIELDS[name])
+    fields = FIELDS[name]
+    if isinstance(fields, str):
+        shown = [None if v is None else dict(zip(STAT_FIELDS, v, strict=True)) if name == "modes"
+                 else tuple(v) for v in (was, now)]  # fmt: skip
+        return [Difference(subject, fields, *shown)]
     named = fields if was is not None and now is not None else NAMED_BY[name]
+    empty = (None,) * len(fields)
     return [
         Difference(subject, field, old, new, name == "standings")
         for field, old, new in zip(fields, was or empty, now or empty, strict=True)
@@ -399,69 +371,69 @@ class LadderCheck:
     def player(self, player: Player, rows: dict[str, list], repair: LadderRepair | None) -> None:
         """Report the player's differences; add what to write to ``repair`` (``--fix``)."""
         replay = player_replay(player, rows, self.history)
-        state, season = replay.state, replay.seasons.get(self.current)
+        state, season, figures = replay.state, replay.seasons.get(self.current), replay.figures
         on_board = season is not None and tables.counts_for_the_board(season[RANKED])
         on_board = on_board and may_be_on_a_board(player)
-        board_season = self.current if on_board else player.board_season
-        board_season = None if not on_board and board_season == self.current else board_season
-        figures: dict[str, tuple[dict, dict]] = {}
-        if self._in(self.current):
-            self.counted.update([state.cups] if on_board else [])
-            stored = (player.cups, player.best_cups, player.cups_changed_at)
-            figures["totals"] = (
-                {(): stored},
-                {(): (state.cups, state.best_cups, state.changed_at)},
-            )
-        if self.only is None:
-            stats = rows["stats"][0][1:] if rows["stats"] else ZEROS
-            figures["stats"] = ({(): stats}, {(): tuple(replay.stats)})
-        if self._in(self.current) and may_be_on_a_board(player):
-            figures["board"] = ({(): (player.board_season,)}, {(): (board_season,)})
-        figures["seasons"] = (
-            {row[1]: row[2:] for row in rows["seasons"] if self._in(row[1])},
-            {n: tuple(values) for n, values in replay.seasons.items() if self._in(n)},
-        )
-        figures["ledger"] = (
-            {_ledger_key(row): row[3:] for row in rows["ledger"] if self._in(row[6])},
-            {key: values for key, values in replay.ledger.items() if self._in(values[3])},
-        )
-        # The frozen standings: the players they hold and those on the board at the end and
-        # not banned now (a ban is not part of the history); their ranks are checked last.
-        standings = {row[1]: row[2:] for row in rows["standings"] if row[1] in self.boards}
-        ended = {}
-        for number, (cups, at, *figures_at_end) in sorted(replay.boards.items()):
-            if number in self.boards and (number in standings or not player.is_banned):
-                rank = standings[number][0] if number in standings else None
+        board = self.current if on_board else player.board_season
+        board = None if not on_board and board == self.current else board
+        self.counted.update([state.cups] if on_board and self._in(self.current) else [])
+        stored = {name: {tuple(r[1 : 1 + n]): r[1 + n :] for r in rows.get(name, ())}
+                  for name, n in KEYS.items()}  # fmt: skip
+        stored |= {
+            "totals": {(): (player.cups, player.best_cups, player.cups_changed_at)},
+            "stats": stored["stats"] or {(): ZEROS},
+            "board": {(): (player.board_season,)},
+            "ledger": {_ledger_key(row): row[3:] for row in rows["ledger"]},
+        }
+        replayed = {
+            "totals": {(): (state.cups, state.best_cups, state.changed_at)},
+            "stats": {(): replay.stats},
+            "board": {(): (board,)},
+            "seasons": {(number,): values for number, values in replay.seasons.items()},
+            "ledger": replay.ledger,
+            "standings": {},
+            "pairs": figures.pairs,
+            "streaks": {key: (*astuple(run.streaks), run.current.last[1])
+                        for key, run in figures.streaks.items() if run.current},
+            "modes": figures.modes,
+        }  # fmt: skip
+        # The standings hold the players on the board at its end, but those banned now who
+        # are not in them (a ban is not part of the history); their ranks are checked last.
+        for number, (cups, at, *ended) in replay.boards.items():
+            rank = stored["standings"].get((number,), (None,))[0]
+            if number in self.boards and (rank is not None or not player.is_banned):
                 self.boards[number].append(_board_key(player.pk, cups, at, rank or 0))
-                ended[number] = (rank, cups, *figures_at_end)
-        figures["standings"] = (standings, ended)
-        if self.only is None and not player.is_bot:
-            mine = replay.figures
-            figures["pairs"] = ({tuple(r[1:5]): r[5:] for r in rows["pairs"] if r[5]}, mine.pairs)
-            figures["streaks"] = (
-                {tuple(row[1:3]): row[3:] for row in rows["streaks"] if any(row[3:7])},
-                {
-                    key: (*astuple(streak.streaks), streak.current.last[1])
-                    for key, streak in mine.streaks.items()
-                    if streak.current is not None
-                },
-            )
-            figures["modes"] = (
-                {tuple(row[1:3]): row[3:] for row in rows["modes"] if any(row[3:])},
-                {key: counts for key, counts in mine.modes.items() if any(counts)},
-            )
-        label = f"player {player.username} (id {player.pk})"
-        for name, (stored, replayed) in figures.items():
-            order = (lambda key: (KIND_ORDER[key[0]], key[1])) if name == "ledger" else None
-            for key in sorted(stored.keys() | replayed.keys(), key=order):
-                was, now = stored.get(key), replayed.get(key)
-                if was is not None and now is not None and tuple(was) == tuple(now):
-                    continue
-                found = _compared(name, _subject(name, label, player.pk, key), was, now)
-                for difference in found:
-                    self.report(difference)
-                if found and repair is not None:
-                    _repaired(repair, name, player, key, now, replay, board_season)
+                replayed["standings"][number,] = (rank, cups, *ended)
+        for name in FIELDS:
+            if not self._checks(name, player):
+                continue
+            was_all, now_all = (self._kept(name, side[name]) for side in (stored, replayed))
+            ordered = (lambda key: (KIND_ORDER[key[0]], key[1])) if name == "ledger" else None
+            for key in sorted(was_all.keys() | now_all.keys(), key=ordered):
+                was, now = was_all.get(key), now_all.get(key)
+                if was is None or now is None or tuple(was) != tuple(now):
+                    for difference in _compared(name, _subject(name, player, key), was, now):
+                        self.report(difference)
+                    if repair is not None:
+                        _repaired(repair, name, player, key, now, replay, board)
+
+    def _checks(self, name: str, player: Player) -> bool:
+        """Whether figure ``name`` of ``player`` is checked (see :func:`ladder_rebuild`)."""
+        if name in ("totals", "board"):
+            return self._in(self.current) and (name == "totals" or may_be_on_a_board(player))
+        if name in ("seasons", "ledger", "standings"):
+            return True
+        return self.only is None and (name == "stats" or not player.is_bot)
+
+    def _kept(self, name: str, rows: dict[tuple, Any]) -> dict[tuple, Any]:
+        """The rows of figure ``name`` in scope that hold a figure."""
+        if name == "standings":
+            return {key: values for key, values in rows.items() if key[0] in self.boards}
+        if name in ("seasons", "ledger"):
+            at = 3 if name == "ledger" else None
+            return {k: v for k, v in rows.items() if self._in(k[0] if at is None else v[at])}
+        held = HELD.get(name, 0)
+        return {key: values for key, values in rows.items() if not held or any(values[:held])}
 
     def finish(self) -> None:
         """Report the standings' ranks that differ, then the current board's counts."""
@@ -476,18 +448,22 @@ class LadderCheck:
             for start in range(0, len(wrong), CHUNK):
                 batch = wrong[start : start + CHUNK]
                 names = Player.objects.filter(pk__in=[pid for pid, _, _ in batch])
-                named = dict(names.values_list("pk", "username"))
-                for pid, was, rank in batch:
-                    subject = f"standings of season {number}, player {named[pid]} (id {pid})"
+                for player in names.only("username"):
+                    _, was, rank = next(item for item in batch if item[0] == player.pk)
+                    subject = _subject("standings", player, (number,))
                     self.report(Difference(subject, "rank", was, rank, frozen=True))
         if self._in(self.current):
-            for cups, stored, recomputed in board_differences(
-                self.current, self.counted, self.stored_board
-            ):
+            found = board_differences(self.current, self.counted, self.stored_board)
+            for cups, stored, recomputed in found:
                 subject = f"board of season {self.current}"
                 subject += "" if cups is None else f", {cups} cups"
-                field = "total" if cups is None else "players"
-                self.report(Difference(subject, field, stored, recomputed))
+                self.report(Difference(subject, "players" if cups else "total", stored, recomputed))
+
+
+def _ledger_key(row: tuple) -> LedgerKey:
+    if row[2] is None:  # a reset (constraint a_match_unless_a_reset)
+        return (CupKind.SEASON_RESET, row[6], row[0])
+    return (row[1], row[2], row[0])  # the kind's text equals its CupKind
 
 
 KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
@@ -495,28 +471,33 @@ KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
 
 
 def _repaired(
-    repair: LadderRepair, name: str, player: Player, key: Any, now: Any, replay: Replay, board: Any
+    repair: LadderRepair,
+    name: str,
+    player: Player,
+    key: tuple,
+    now: Any,
+    replay: Replay,
+    board: Any,
 ) -> None:
     """Add the replayed row ``now`` of figure ``name`` (None: remove the stored one)."""
     pid, state = player.pk, replay.state
-    if name in ("totals", "board") and not any(p.pk == pid for p in repair.players[-1:]):
+    if name in ("totals", "board") and pid not in [p.pk for p in repair.players[-1:]]:
         repair.players.append(
-            Player(
-                pk=pid, cups=state.cups, best_cups=state.best_cups, cups_changed_at=state.changed_at,
-                board_season=board, is_bot=player.is_bot, is_banned=player.is_banned,
-            )
+            Player(pk=pid, cups=state.cups, best_cups=state.best_cups, board_season=board,
+                   cups_changed_at=state.changed_at, is_bot=player.is_bot,
+                   is_banned=player.is_banned)
         )  # fmt: skip
     elif name == "stats":
         repair.stats[pid] = dict(zip(STAT_FIELDS, now, strict=True))
     elif name == "seasons" and now is None:
-        repair.stale_seasons.append((pid, key))
+        repair.stale_seasons.append((pid, key[0]))
     elif name == "seasons":
-        repair.seasons[pid, key] = dict(zip(SEASON_FIELDS, now, strict=True))
+        repair.seasons[pid, key[0]] = dict(zip(SEASON_FIELDS, now, strict=True))
     elif name == "ledger" and now is None:
         repair.stale_ledger.append(key)
     elif name == "ledger":
         repair.ledger[key] = dict(zip(LEDGER_FIELDS, now, strict=True))
-    elif name in WHOLE:
+    elif isinstance(FIELDS[name], str):
         repair.figures[pid] = replay.figures
 
 
@@ -559,7 +540,12 @@ def ladder_rebuild(
         outcome.frozen += difference.frozen
         report(difference)
 
-    history = stored_history()
+    ends = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
+    history = History(
+        dict(ends.values_list("season_id", "reset_floor")),
+        dict(ends.values_list("season_id", "season__finalized_at")),
+        current_season_number(),
+    )
     check = LadderCheck(history, season, counted)
     connection = connections[router.db_for_write(Player)]
     done = progress(Player.objects.count()) if progress else None
