@@ -1,24 +1,20 @@
 """Rebuild the ladder from its history (KORT_RULES §7, §8, §10, §11, §12; ``manage.py
 rebuild_ladder``).
 
-Every stored figure of the ladder belongs to one player and follows from that player's history,
-so the rebuild replays it player by player: the players in id order, a chunk at a time, and
-beside them every stored row of theirs and their seats in finalized and voided matches (with
-the matches' rounds and seats), one query per kind of row and chunk, fetched at most a chunk of
-rows at a time (a server-side cursor on PostgreSQL). Memory holds a fetch and one player's
-history; time grows with the rows.
-
-A player's events are folded with ``ranking.fold.step`` as the ladder's writer applied them:
-season by season, the reset that opened a season first, then its matches (``ranking.effects``)
-and voids in time order. The steps' rows add up to the player's totals, ledger rows and
-statistics all time, per season and per mode; their finalized matches give their §12 partners
-and opponents (``stats.services.pair_rows``) and streaks (``stats.services.streaks_after``, in
-completion order, then match id). Each figure is compared with the stored one, and every
-difference reported as it is found; each finalized season's frozen standings are checked
-against the replay's board at its end (their ranks once every player is read), the current
-board's counts against the replayed players. ``--fix`` writes each chunk's differences through
-``ranking.ladder.ladder_repair``, in one transaction per chunk that first locks its players and
-their statistics rows in id order, as finalization does; then the board is counted again.
+Every stored figure of the ladder belongs to one player and follows from their history, so the
+rebuild replays it player by player: the players in id order, a chunk at a time, and beside
+them every stored row of theirs and their seats in finalized and voided matches, one query per
+kind of row and chunk, fetched a chunk of rows at a time (a server-side cursor on PostgreSQL):
+memory holds a fetch and one player's history. Their events are folded with
+``ranking.fold.step`` as the ladder's writer applied them (season by season, the reset that
+opened a season first, then its matches and voids in time order), and the steps' rows added
+up; their finalized matches give their §12 partners and opponents (``stats.services
+.pair_rows``) and streaks (``stats.services.streaks_after``). Each figure is compared with the
+stored one and each difference reported as it is found; the frozen standings of a finalized
+season are checked against the replay's board at its end, the current board's counts against
+the replayed players. ``--fix`` writes each chunk's differences through
+``ranking.ladder.ladder_repair`` in one transaction per chunk, which first locks its players
+and their statistics rows in id order, as finalization does; then the board is counted again.
 """
 
 from __future__ import annotations
@@ -26,7 +22,7 @@ from __future__ import annotations
 from collections import Counter, namedtuple
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import astuple, dataclass, field, replace
+from dataclasses import astuple, dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from operator import add, itemgetter, sub
@@ -42,7 +38,7 @@ from players.models import Player, may_be_on_a_board
 from ranking import fold
 from ranking.board import board_differences, current_season_number, stored_board
 from ranking.effects import MatchFacts, match_effect
-from ranking.ladder import TOTALS, LadderRepair, LedgerKey, ladder_repair
+from ranking.ladder import TOTALS, LadderRepair, ladder_repair
 from ranking.models import BoardTotal, CupChange, CupKind, SeasonEnd, SeasonStanding
 from seasons.models import Season, SeasonStatus
 from stats import models as tables
@@ -52,14 +48,33 @@ CHUNK = 2000
 """Players a chunk holds, and rows one read fetches at most."""
 STAT_FIELDS = tuple(services.stats_values(StatsLine()))
 """The statistics' count columns, in the order they are read, compared and shown."""
-SEASON_FIELDS = (*STAT_FIELDS, "ranked_played", "ranked_won", "cups", "best_cups")
 RANKED = len(STAT_FIELDS)
-"""Where ``ranked_played`` stands in :data:`SEASON_FIELDS`."""
+"""Where ``ranked_played`` stands in a season row (:data:`FIELDS`)."""
 ZEROS = (0,) * RANKED
-LEDGER_FIELDS = ("delta", "created_at", "cups_after", "season")
-STANDING_FIELDS = ("rank", "cups", "best_cups", "matches_played", "matches_won")
-OVER = (MatchStatus.FINALIZED, MatchStatus.VOID)
-PAIR_COUNTS, STREAK_COUNTS = services.PAIR_COUNTS, services.STREAK_COUNTS
+FIELDS = {
+    "totals": TOTALS,
+    "stats": STAT_FIELDS,
+    "board": ("board_season",),
+    "seasons": (*STAT_FIELDS, "ranked_played", "ranked_won", "cups", "best_cups"),
+    "ledger": ("delta", "created_at", "cups_after", "season"),
+    "standings": ("rank", "cups", "best_cups", "matches_played", "matches_won"),
+    "pairs": "matches, won, cups",
+    "streaks": ", ".join((*services.STREAK_COUNTS, "last_match")),
+    "modes": "counts",
+}
+"""Each figure compared per player, in the order its differences are reported: its fields,
+in the order they are read and compared one by one; for the §12 figures and the statistics
+per mode, the name of the whole row, compared as one value."""
+NAMED_BY = {
+    "seasons": ("matches_played", "ranked_played", "cups"),
+    "ledger": ("delta", "created_at"),
+    "standings": ("rank", "cups"),
+}
+"""The fields that show a row stored or replayed alone."""
+KEYS = {"stats": 0, "seasons": 1, "standings": 1, "pairs": 4, "streaks": 2, "modes": 2}
+"""The key columns of each figure's rows, after the player's id."""
+HELD = {"pairs": 1, "streaks": 4, "modes": RANKED}
+"""The counts of a row that hold a figure: a row of zeros (a void may leave it) is none."""
 
 
 @dataclass(frozen=True)
@@ -83,35 +98,31 @@ class Difference:
 
 
 Report = Callable[[Difference], None]
-
-
-# --- the reads ------------------------------------------------------------------------------
-
 SeatRow = namedtuple(
     "SeatRow",
     "player_id match_id seat mode status winner wins_a wins_b season finalized_at void_season "
     "voided_at completed_at",
 )
-"""A seat of the player in a finalized or voided match, with the match's facts."""
 
 
 def _reads(only: int | None, first: int, last: int) -> dict[str, QuerySet]:
-    """The rows of each kind read beside the players of ids ``first`` to ``last``, ordered by
-    player id first; with ``only`` (a season), the kinds it checks."""
+    """The rows of each kind read beside the players ``first`` to ``last`` (ids), ordered by
+    player id first: those that ``only`` (a season, or None) checks."""
 
     def own(model: Any, *columns: str, by: str = "player_id") -> QuerySet:
         rows = model.objects.filter(**{f"{by}__gte": first, f"{by}__lte": last})
         return rows.order_by(by).values_list(by, *columns)
 
-    seats = own(Seat, "match_id", "seat", *(f"match__{name}" for name in SeatRow._fields[3:]))
+    over = (MatchStatus.FINALIZED, MatchStatus.VOID)
     result = ("trump_seat", "outcome", "winner", "wins_awarded", "shutout_team")
     rounds = own(Round, "match_id", *result, by="match__seats__player_id")
+    matches = (f"match__{name}" for name in SeatRow._fields[3:])
     reads = {
-        "seasons": own(tables.SeasonStats, "season", *SEASON_FIELDS),
-        "ledger": own(CupChange, "kind", "match_id", *LEDGER_FIELDS),
-        "standings": own(SeasonStanding, "season_id", *STANDING_FIELDS),
-        "seats": seats.filter(match__status__in=OVER),
-        "rounds": rounds.filter(status=RoundStatus.FINISHED, match__status__in=OVER).order_by(
+        "seasons": own(tables.SeasonStats, "season", *FIELDS["seasons"]),
+        "ledger": own(CupChange, "kind", "match_id", *FIELDS["ledger"]),
+        "standings": own(SeasonStanding, "season_id", *FIELDS["standings"]),
+        "seats": own(Seat, "match_id", "seat", *matches).filter(match__status__in=over),
+        "rounds": rounds.filter(status=RoundStatus.FINISHED, match__status__in=over).order_by(
             "match__seats__player_id", "match_id", "number"
         ),
     }
@@ -121,23 +132,19 @@ def _reads(only: int | None, first: int, last: int) -> dict[str, QuerySet]:
     return reads | {
         "stats": own(tables.PlayerStats, *STAT_FIELDS),
         "modes": own(tables.ModeStats, "season", "mode", *STAT_FIELDS),
-        "pairs": own(tables.PairFigures, "side", "season", "mode", "other_id", *PAIR_COUNTS),
-        "streaks": own(tables.StreakFigures, "season", "mode", *STREAK_COUNTS, "last_match"),
+        "pairs": own(tables.PairFigures, "side", "season", "mode", "other_id", "matches", "won",
+                     "cups"),
+        "streaks": own(tables.StreakFigures, "season", "mode", *services.STREAK_COUNTS,
+                       "last_match"),
         "mates": mates.filter(match__status=MatchStatus.FINALIZED),
-    }
-
-
-def _rows(query: QuerySet, size: int) -> Iterator[tuple]:
-    """The rows of ``query``, fetched ``size`` at a time (a server-side cursor on PostgreSQL)."""
-    return query.iterator(chunk_size=size)
+    }  # fmt: skip
 
 
 class _Taken:
     """Rows ordered by player id first, taken player by player in id order."""
 
     def __init__(self, rows: Iterator[tuple]) -> None:
-        self.rows = rows
-        self.next = next(rows, None)
+        self.rows, self.next = rows, next(rows, None)
 
     def take(self, player_id: int) -> list[tuple]:
         taken = []
@@ -160,60 +167,23 @@ class History(NamedTuple):
     current: int
 
 
-@dataclass
-class Replay:
-    """One player's ladder recomputed from their history: the rows of ``ranking.fold``'s steps
-    added up as the writer adds them (the state, all-time statistics in :data:`STAT_FIELDS`
-    order, season rows in :data:`SEASON_FIELDS` order by season, ledger rows in
-    :data:`LEDGER_FIELDS` order by :data:`LedgerKey`), their ``(cups, cups_changed_at,
-    best_cups, ranked_played, ranked_won)`` on each finalized season's board at its end, and
-    their statistics per mode and §12 figures."""
+class Replay(NamedTuple):
+    """One player's ladder recomputed from their history: their state, each figure's rows by
+    key, as :data:`FIELDS` and :data:`KEYS` read them (but ``totals``, ``board`` and
+    ``standings``), their ``(cups, cups_changed_at, best_cups, ranked_played, ranked_won)``
+    on each finalized season's board at its end, and their statistics per mode and §12
+    figures as ``ranking.ladder`` writes them."""
 
-    player_id: int
-    state: fold.PlayerLadder = field(default_factory=fold.PlayerLadder)
-    stats: list[int] = field(default_factory=lambda: list(ZEROS))
-    seasons: dict[int, list[int]] = field(default_factory=dict)
-    ledger: dict[LedgerKey, tuple] = field(default_factory=dict)
-    boards: dict[int, tuple] = field(default_factory=dict)
-    figures: services.PlayerFigures = field(default_factory=services.PlayerFigures)
-
-    def step(self, event: fold.Event) -> None:
-        """Fold ``event`` and add up its rows."""
-        before = self.state.cups
-        self.state, rows = fold.step(self.state, event)
-        for row in rows:
-            if isinstance(row, fold.Ledger):
-                key = (row.kind, row.subject, self.player_id)
-                self.ledger[key] = (row.delta, row.at, row.cups_after, row.season)
-            elif isinstance(row, fold.SeasonOpened):
-                self.seasons.setdefault(row.season, [*ZEROS, 0, 0, row.cups, row.cups])
-            elif isinstance(row, fold.SeasonCups):
-                season = self.seasons[row.season]
-                season[-2:] = [row.cups, max(season[-1], row.cups)]
-            elif isinstance(row, fold.StatsAdded):
-                season = self.seasons.setdefault(row.season, [*ZEROS, 0, 0, before, before])
-                combine = add if row.sign > 0 else sub
-                self.stats = list(map(combine, self.stats, row.line))
-                season[:RANKED] = map(combine, season[:RANKED], row.line)
-                modes = self.figures.modes
-                for key in ((tables.ALL_SEASONS, row.mode), (row.season, row.mode)):
-                    modes[key] = list(map(combine, modes.get(key, ZEROS), row.line))
-                if row.ranked:
-                    season[RANKED] += row.sign * row.line[0]
-                    season[RANKED + 1] += row.sign * row.line[1]
-
-    def season_ended(self, season: int) -> None:
-        """Note the player's row on the board of ``season``, which ends, if they are on it."""
-        row = self.seasons.get(season)
-        if row is not None and tables.counts_for_the_board(row[RANKED]):
-            at = self.state.changed_at
-            self.boards[season] = (self.state.cups, at, row[-1], row[RANKED], row[RANKED + 1])
+    state: fold.PlayerLadder
+    rows: dict[str, dict[tuple, Any]]
+    boards: dict[int, tuple]
+    figures: services.PlayerFigures
 
 
 @lru_cache(maxsize=100_000)
 def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> tuple:
     """What a match of that shape gives a player of ``team`` (``ranking.effects``): cups (None
-    unranked) and the statistics line in :data:`STAT_FIELDS` order, kept per shape (most
+    unranked) and the statistics line in :data:`STAT_FIELDS` order (kept per shape: most
     matches repeat a few)."""
     results = [stored_result(*row) for row in rounds]
     facts = MatchFacts(mode == Mode.RANKED, Team(winner), dict(zip(Team, wins, strict=True)),
@@ -226,11 +196,11 @@ def player_replay(player: Player, rows: dict[str, list], history: History) -> Re
     """Fold the player's matches (``rows["seats"]`` with ``rows["rounds"]``), voids and the
     season ends of ``history`` with ``ranking.fold.step`` in the order they were applied
     (season by season; a season's reset first, stamped as its stored row is, then its events
-    in time order), and count their finalized matches in their §12 figures (with the seats of
-    each, ``rows["mates"]``, when read). Bots get nothing."""
-    replay = Replay(player.pk)
-    if player.is_bot:
-        return replay
+    in time order), add up the rows of the steps as the writer does, and count the finalized
+    matches in the §12 figures (with each one's seats, ``rows["mates"]``, when read). Bots
+    get nothing."""
+    state, stats, seasons, ledger, boards = fold.PlayerLadder(), list(ZEROS), {}, {}, {}
+    figures = services.PlayerFigures()
     rounds: dict[int, list] = {}
     for row in rows["rounds"]:
         rounds.setdefault(row[1], []).append(row[2:])
@@ -239,7 +209,7 @@ def player_replay(player: Player, rows: dict[str, list], history: History) -> Re
         teams.setdefault(match_id, {})[other] = team_of(number)
     events: list[tuple[tuple, fold.Event | None]] = []
     runs: dict[tuple[int, str], list] = {}
-    for seat in map(SeatRow._make, rows["seats"]):
+    for seat in map(SeatRow._make, () if player.is_bot else rows["seats"]):
         at, number, match_id, mode = seat.finalized_at, seat.season, seat.match_id, seat.mode
         shape = (mode, seat.winner, (seat.wins_a, seat.wins_b), tuple(rounds.get(match_id, ())))
         cups, line = _effect(*shape, team_of(seat.seat))
@@ -256,55 +226,64 @@ def player_replay(player: Player, rows: dict[str, list], history: History) -> Re
             )  # fmt: skip
             for pair in services.pair_rows(table):
                 key = (pair["side"], pair["season"], pair["mode"], pair["other_id"])
-                held = replay.figures.pairs.setdefault(key, [0, 0, 0])
-                held[:] = [n + pair[name] for n, name in zip(held, PAIR_COUNTS, strict=True)]
+                held = figures.pairs.setdefault(key, [0, 0, 0])
+                held[:] = [
+                    n + pair[name] for n, name in zip(held, services.PAIR_COUNTS, strict=True)
+                ]
             for variant in table.variants():
                 runs.setdefault(variant, []).append(((seat.completed_at, match_id), table))
-    events += [((season + 1, 0), None) for season in history.reset_floors]
+    if not player.is_bot:
+        events += [((season + 1, 0), None) for season in history.reset_floors]
     resets = {row[6]: row[4] for row in rows["ledger"] if row[1] == CupKind.SEASON_RESET}
     for key, event in sorted(events, key=itemgetter(0)):
         if event is None:
             ended = key[0] - 1
-            replay.season_ended(ended)
+            if (row := seasons.get(ended)) and tables.counts_for_the_board(row[RANKED]):
+                boards[ended] = (state.cups, state.changed_at, row[-1], *row[RANKED : RANKED + 2])
             at = resets.get(ended + 1, history.finalized_at[ended])
             event = fold.SeasonReset(ended + 1, history.reset_floors[ended], at)
-        replay.step(event)
+        before = state.cups
+        state, steps = fold.step(state, event)
+        for step in steps:
+            if isinstance(step, fold.Ledger):
+                key = (step.kind, step.subject, player.pk)
+                ledger[key] = (step.delta, step.at, step.cups_after, step.season)
+            elif isinstance(step, fold.SeasonOpened):
+                seasons.setdefault(step.season, [*ZEROS, 0, 0, step.cups, step.cups])
+            elif isinstance(step, fold.SeasonCups):
+                season = seasons[step.season]
+                season[-2:] = [step.cups, max(season[-1], step.cups)]
+            elif isinstance(step, fold.StatsAdded):
+                season = seasons.setdefault(step.season, [*ZEROS, 0, 0, before, before])
+                combine = add if step.sign > 0 else sub
+                stats = list(map(combine, stats, step.line))
+                season[:RANKED] = map(combine, season[:RANKED], step.line)
+                for key in ((tables.ALL_SEASONS, step.mode), (step.season, step.mode)):
+                    figures.modes[key] = list(
+                        map(combine, figures.modes.get(key, ZEROS), step.line)
+                    )
+                if step.ranked:
+                    season[RANKED] += step.sign * step.line[0]
+                    season[RANKED + 1] += step.sign * step.line[1]
     for variant, matches in runs.items():
-        state, done = services.StreakState(), []
+        streaks, done = services.StreakState(), []
         for key, table in sorted(matches, key=itemgetter(0)):
-            state = services.streaks_after(state, key, table.won(player.pk))
-            done += state.ended
-        replay.figures.streaks[variant] = replace(state, ended=done)
-    return replay
+            streaks = services.streaks_after(streaks, key, table.won(player.pk))
+            done += streaks.ended
+        figures.streaks[variant] = replace(streaks, ended=done)
+    replayed = {
+        "stats": {(): stats},
+        "seasons": {(number,): values for number, values in seasons.items()},
+        "ledger": ledger,
+        "pairs": figures.pairs,
+        "streaks": {key: (*astuple(run.streaks), run.current.last[1])
+                    for key, run in figures.streaks.items() if run.current},
+        "modes": figures.modes,
+    }  # fmt: skip
+    return Replay(state, replayed, boards, figures)
 
 
 # --- the comparison -------------------------------------------------------------------------
-
-FIELDS = {
-    "totals": TOTALS,
-    "stats": STAT_FIELDS,
-    "board": ("board_season",),
-    "seasons": SEASON_FIELDS,
-    "ledger": LEDGER_FIELDS,
-    "standings": STANDING_FIELDS,
-    "pairs": "matches, won, cups",
-    "streaks": ", ".join((*STREAK_COUNTS, "last_match")),
-    "modes": "counts",
-}
-"""Each figure compared per player, in the order its differences are reported: its fields,
-compared one by one; for the §12 figures and the statistics per mode, the name of the whole
-row, compared as one value."""
-NAMED_BY = {
-    "seasons": ("matches_played", "ranked_played", "cups"),
-    "ledger": ("delta", "created_at"),
-    "standings": ("rank", "cups"),
-}
-"""The fields that show a row stored or replayed alone."""
-KEYS = {"stats": 0, "seasons": 1, "standings": 1, "pairs": 4, "streaks": 2, "modes": 2}
-"""The key columns of the rows of each figure read, after the player's id."""
-HELD = {"pairs": 1, "streaks": len(STREAK_COUNTS), "modes": RANKED}
-"""The counts of a row that hold a figure: a row whose counts are all 0 (a void may leave
-it) counts as no row."""
 
 
 def _subject(name: str, player: Player, key: tuple) -> str:
@@ -343,14 +322,7 @@ def _compared(name: str, subject: str, was: tuple | None, now: tuple | None) -> 
 RANK_BITS = 32
 RANK_MASK = (1 << RANK_BITS) - 1
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _board_key(player_id: int, cups: int, at: datetime | None, stored_rank: int) -> int:
-    """One int that sorts in leaderboard order (``players.models.LEADERBOARD_ORDER``: more
-    cups, earlier change, lower id) and carries the stored rank (0: none) in its low bits."""
-    micros = 0 if at is None else (at - EPOCH) // timedelta(microseconds=1) + (1 << 62)
-    key = ((((1 << 31) - cups) << 64) | micros) << RANK_BITS | player_id
-    return key << RANK_BITS | stored_rank
+KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
 
 
 class LadderCheck:
@@ -364,6 +336,8 @@ class LadderCheck:
         self.stored_board = stored_board(self.current) if self._in(self.current) else None
         """The board's counts as stored before any chunk is read (``--fix`` moves them)."""
         self.boards: dict[int, list[int]] = {n: [] for n in history.reset_floors if self._in(n)}
+        """Per finalized season, an int per player of its board at its end that sorts in
+        leaderboard order (more cups, earlier change, lower id) with the stored rank."""
 
     def _in(self, season: int) -> bool:
         return self.only is None or self.only == season
@@ -371,7 +345,7 @@ class LadderCheck:
     def player(self, player: Player, rows: dict[str, list], repair: LadderRepair | None) -> None:
         """Report the player's differences; add what to write to ``repair`` (``--fix``)."""
         replay = player_replay(player, rows, self.history)
-        state, season, figures = replay.state, replay.seasons.get(self.current), replay.figures
+        state, season = replay.state, replay.rows["seasons"].get((self.current,))
         on_board = season is not None and tables.counts_for_the_board(season[RANKED])
         on_board = on_board and may_be_on_a_board(player)
         board = self.current if on_board else player.board_season
@@ -379,30 +353,26 @@ class LadderCheck:
         self.counted.update([state.cups] if on_board and self._in(self.current) else [])
         stored = {name: {tuple(r[1 : 1 + n]): r[1 + n :] for r in rows.get(name, ())}
                   for name, n in KEYS.items()}  # fmt: skip
-        stored |= {
-            "totals": {(): (player.cups, player.best_cups, player.cups_changed_at)},
-            "stats": stored["stats"] or {(): ZEROS},
-            "board": {(): (player.board_season,)},
-            "ledger": {_ledger_key(row): row[3:] for row in rows["ledger"]},
+        stored["stats"] = stored["stats"] or {(): ZEROS}
+        stored["ledger"] = {
+            (CupKind.SEASON_RESET, r[6], r[0]) if r[2] is None else (r[1], r[2], r[0]): r[3:]
+            for r in rows["ledger"]  # a reset has no match (constraint a_match_unless_a_reset)
         }
-        replayed = {
+        stored["totals"] = {(): (player.cups, player.best_cups, player.cups_changed_at)}
+        stored["board"] = {(): (player.board_season,)}
+        replayed = replay.rows | {
             "totals": {(): (state.cups, state.best_cups, state.changed_at)},
-            "stats": {(): replay.stats},
             "board": {(): (board,)},
-            "seasons": {(number,): values for number, values in replay.seasons.items()},
-            "ledger": replay.ledger,
             "standings": {},
-            "pairs": figures.pairs,
-            "streaks": {key: (*astuple(run.streaks), run.current.last[1])
-                        for key, run in figures.streaks.items() if run.current},
-            "modes": figures.modes,
-        }  # fmt: skip
+        }
         # The standings hold the players on the board at its end, but those banned now who
         # are not in them (a ban is not part of the history); their ranks are checked last.
         for number, (cups, at, *ended) in replay.boards.items():
             rank = stored["standings"].get((number,), (None,))[0]
             if number in self.boards and (rank is not None or not player.is_banned):
-                self.boards[number].append(_board_key(player.pk, cups, at, rank or 0))
+                micros = 0 if at is None else (at - EPOCH) // timedelta(microseconds=1) + (1 << 62)
+                key = ((((1 << 31) - cups) << 64) | micros) << RANK_BITS | player.pk
+                self.boards[number].append(key << RANK_BITS | (rank or 0))
                 replayed["standings"][number,] = (rank, cups, *ended)
         for name in FIELDS:
             if not self._checks(name, player):
@@ -439,48 +409,34 @@ class LadderCheck:
         """Report the standings' ranks that differ, then the current board's counts."""
         for number, keys in sorted(self.boards.items()):
             keys.sort()
-            wrong = [
-                ((key >> RANK_BITS) & RANK_MASK, key & RANK_MASK or None, rank)
+            wrong = {
+                (key >> RANK_BITS) & RANK_MASK: (key & RANK_MASK or None, rank)
                 for rank, key in enumerate(keys, start=1)
                 if key & RANK_MASK != rank
-            ]
+            }
             keys.clear()
-            for start in range(0, len(wrong), CHUNK):
-                batch = wrong[start : start + CHUNK]
-                names = Player.objects.filter(pk__in=[pid for pid, _, _ in batch])
-                for player in names.only("username"):
-                    _, was, rank = next(item for item in batch if item[0] == player.pk)
-                    subject = _subject("standings", player, (number,))
-                    self.report(Difference(subject, "rank", was, rank, frozen=True))
+            for player in Player.objects.filter(pk__in=wrong).order_by("pk").iterator(CHUNK):
+                subject = _subject("standings", player, (number,))
+                self.report(Difference(subject, "rank", *wrong[player.pk], frozen=True))
         if self._in(self.current):
             found = board_differences(self.current, self.counted, self.stored_board)
             for cups, stored, recomputed in found:
                 subject = f"board of season {self.current}"
                 subject += "" if cups is None else f", {cups} cups"
-                self.report(Difference(subject, "players" if cups else "total", stored, recomputed))
-
-
-def _ledger_key(row: tuple) -> LedgerKey:
-    if row[2] is None:  # a reset (constraint a_match_unless_a_reset)
-        return (CupKind.SEASON_RESET, row[6], row[0])
-    return (row[1], row[2], row[0])  # the kind's text equals its CupKind
-
-
-KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
-"""The order of a player's ledger differences: by kind, then match or season."""
+                field = "total" if cups is None else "players"
+                self.report(Difference(subject, field, stored, recomputed))
 
 
 def _repaired(
-    repair: LadderRepair,
-    name: str,
-    player: Player,
-    key: tuple,
-    now: Any,
-    replay: Replay,
-    board: Any,
+    repair: LadderRepair, name: str, player: Player, key: Any, now: Any, replay: Replay, board: Any
 ) -> None:
     """Add the replayed row ``now`` of figure ``name`` (None: remove the stored one)."""
     pid, state = player.pk, replay.state
+    values = (
+        None
+        if now is None or isinstance(FIELDS[name], str)
+        else dict(zip(FIELDS[name], now, strict=True))
+    )
     if name in ("totals", "board") and pid not in [p.pk for p in repair.players[-1:]]:
         repair.players.append(
             Player(pk=pid, cups=state.cups, best_cups=state.best_cups, board_season=board,
@@ -488,16 +444,16 @@ def _repaired(
                    is_banned=player.is_banned)
         )  # fmt: skip
     elif name == "stats":
-        repair.stats[pid] = dict(zip(STAT_FIELDS, now, strict=True))
-    elif name == "seasons" and now is None:
+        repair.stats[pid] = values
+    elif name == "seasons" and values is None:
         repair.stale_seasons.append((pid, key[0]))
     elif name == "seasons":
-        repair.seasons[pid, key[0]] = dict(zip(SEASON_FIELDS, now, strict=True))
-    elif name == "ledger" and now is None:
+        repair.seasons[pid, key[0]] = values
+    elif name == "ledger" and values is None:
         repair.stale_ledger.append(key)
     elif name == "ledger":
-        repair.ledger[key] = dict(zip(LEDGER_FIELDS, now, strict=True))
-    elif isinstance(FIELDS[name], str):
+        repair.ledger[key] = values
+    elif name in KEYS and name not in ("seasons", "standings"):
         repair.figures[pid] = replay.figures
 
 
@@ -526,8 +482,7 @@ def ladder_rebuild(
     the current season's board again. ``season``: only that season's figures (its season
     rows, ledger rows and standings; for the current season also the players' totals, board
     season and the board's counts), as a warning of the read path asks. ``progress(total)``
-    may return a function called with the players of each chunk done (a progress bar's
-    ``update``).
+    may return a function called with the players of each chunk done.
 
     Raises:
         Conflict: a season's end is running; its resets are half written.
@@ -570,7 +525,7 @@ def ladder_rebuild(
             with ExitStack() as reading:
                 streams = {}
                 for name, query in _reads(season, first, last).items():
-                    rows = _rows(query, chunk)
+                    rows = query.iterator(chunk_size=chunk)
                     reading.callback(rows.close)  # type: ignore[attr-defined]
                     streams[name] = _Taken(rows)
                 for player in players:
