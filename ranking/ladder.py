@@ -387,28 +387,25 @@ player id)`` for a reset."""
 class LadderRepair:
     """What ``manage.py rebuild_ladder --fix`` writes over the stored ladder, as recomputed
     from the history, one chunk of players at a time, the current ``season`` being given:
-    ``players`` with their totals (:data:`TOTALS`) and ``board_season`` set, all-time
-    statistics values by player id (``stats``), season statistics rows by ``(player id,
-    season)`` (``seasons``; ``stale_seasons`` are removed), ledger rows by :data:`LedgerKey`
-    (``ledger``; ``stale_ledger`` are removed), and every row of the statistics per mode and
-    of KORT_RULES §12 of the players of ``figures`` (by player id). The board follows the
-    players written (``recount``: counted again from every player's row, once the last chunk
-    is written)."""
+    each player's state by id (``players``: their totals, :data:`TOTALS`, and board season
+    written), all-time statistics values by player id (``stats``), season statistics rows by
+    ``(player id, season)`` (``seasons``), ledger rows by :data:`LedgerKey` (``ledger``; a
+    row None is removed), and every row of the statistics per mode and of KORT_RULES §12 of
+    the players of ``figures`` (by player id). The board follows the players written
+    (``recount``: counted again from every player's row, once the last chunk is written)."""
 
     season: int
-    players: list[Player] = field(default_factory=list)
+    players: dict[int, PlayerLadder] = field(default_factory=dict)
     stats: dict[int, dict[str, int]] = field(default_factory=dict)
-    seasons: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)
-    stale_seasons: list[tuple[int, int]] = field(default_factory=list)
-    ledger: dict[LedgerKey, dict[str, object]] = field(default_factory=dict)
-    stale_ledger: list[LedgerKey] = field(default_factory=list)
+    seasons: dict[tuple[int, int], dict[str, int] | None] = field(default_factory=dict)
+    ledger: dict[LedgerKey, dict[str, object] | None] = field(default_factory=dict)
     figures: dict[int, PlayerFigures] = field(default_factory=dict)
     recount: bool = False
 
     def __bool__(self) -> bool:
         """Whether there is anything to write."""
-        held = (self.players, self.stats, self.seasons, self.stale_seasons, self.ledger)
-        return self.recount or any((*held, self.stale_ledger, self.figures))
+        held = (self.players, self.stats, self.seasons, self.ledger, self.figures)
+        return self.recount or any(held)
 
 
 LEDGER_UNIQUE = {
@@ -428,18 +425,17 @@ def ladder_repair(repair: LadderRepair) -> None:
     follow the players written (``ranking.board.board_move``) or, with ``recount``, are
     counted again from the players' rows. Call inside the transaction that holds the players'
     and statistics rows of the repair (players in id order, as finalization locks them)."""
-    ids = [player.pk for player in repair.players]
+    ids = sorted(repair.players)
     stored = Player.objects.filter(pk__in=ids).only("cups", "board_season", *BOARD_ELIGIBLE)
     before = {p.pk: p.cups if is_on_board(p, repair.season) else None for p in stored}
     names = [*TOTALS, "board_season"]
-    update_values(
-        Player,
-        "id",
-        names,
-        [[player.pk, *(getattr(player, name) for name in names)] for player in repair.players],
-    )
-    stats_replace(repair.stats, repair.seasons, repair.stale_seasons)
-    for key in sorted(repair.stale_ledger):
+    states = [
+        [pid, *(getattr(repair.players[pid], PLAYER_FIELDS[n]) for n in names)] for pid in ids
+    ]
+    update_values(Player, "id", names, states)
+    seasons = {key: values for key, values in repair.seasons.items() if values is not None}
+    stats_replace(repair.stats, seasons, [key for key in repair.seasons if key not in seasons])
+    for key in sorted(key for key, values in repair.ledger.items() if values is None):
         _ledger_rows(key).delete()
     ledger = []
     for kind, unique in LEDGER_UNIQUE.items():
@@ -451,7 +447,7 @@ def ladder_repair(repair: LadderRepair) -> None:
                 **values,
             }
             for (row_kind, subject, player_id), values in sorted(repair.ledger.items())
-            if row_kind == kind
+            if row_kind == kind and values is not None
         ]
         columns = sorted({name for row in rows for name in row} - {*unique.key, "kind"})
         ledger.append(Insert(CupChange, rows, replacing=replace(unique, columns=columns)))
@@ -459,13 +455,11 @@ def ladder_repair(repair: LadderRepair) -> None:
     if repair.recount:
         board_build(repair.season)
     else:
-        board_move(
-            repair.season,
-            [
-                (before.get(p.pk), p.cups if is_on_board(p, repair.season) else None)
-                for p in repair.players
-            ],
-        )
+        moves = [
+            (before.get(pid), state.on_board(repair.season))
+            for pid, state in repair.players.items()
+        ]
+        board_move(repair.season, moves)
 
 
 def _ledger_rows(key: LedgerKey) -> QuerySet[CupChange]:

@@ -26,7 +26,7 @@ from dataclasses import astuple, dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from operator import add, itemgetter, sub
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.db import connections, router, transaction
 from django.db.models import Q, QuerySet
@@ -158,28 +158,6 @@ class _Taken:
 # --- one player's replay --------------------------------------------------------------------
 
 
-class History(NamedTuple):
-    """What every replay reads besides the player's rows: each finalized season's reset floor
-    and end time by season, and the current season."""
-
-    reset_floors: dict[int, int]
-    finalized_at: dict[int, datetime]
-    current: int
-
-
-class Replay(NamedTuple):
-    """One player's ladder recomputed from their history: their state, each figure's rows by
-    key, as :data:`FIELDS` and :data:`KEYS` read them (but ``totals``, ``board`` and
-    ``standings``), their ``(cups, cups_changed_at, best_cups, ranked_played, ranked_won)``
-    on each finalized season's board at its end, and their statistics per mode and §12
-    figures as ``ranking.ladder`` writes them."""
-
-    state: fold.PlayerLadder
-    rows: dict[str, dict[tuple, Any]]
-    boards: dict[int, tuple]
-    figures: services.PlayerFigures
-
-
 @lru_cache(maxsize=100_000)
 def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> tuple:
     """What a match of that shape gives a player of ``team`` (``ranking.effects``): cups (None
@@ -192,13 +170,16 @@ def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> t
     return mine.cups, tuple(services.stats_values(mine.stats).values())
 
 
-def player_replay(player: Player, rows: dict[str, list], history: History) -> Replay:
+def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple]) -> tuple:
     """Fold the player's matches (``rows["seats"]`` with ``rows["rounds"]``), voids and the
-    season ends of ``history`` with ``ranking.fold.step`` in the order they were applied
-    (season by season; a season's reset first, stamped as its stored row is, then its events
-    in time order), add up the rows of the steps as the writer does, and count the finalized
-    matches in the §12 figures (with each one's seats, ``rows["mates"]``, when read). Bots
-    get nothing."""
+    season ends (``(reset floor, time)`` by finalized season) with ``ranking.fold.step`` in the
+    order they were applied (season by season; a season's reset first, stamped as its stored
+    row is, then its events in time order), add the steps' rows up as the writer does, and
+    count the finalized matches in the §12 figures (with each one's seats, ``rows["mates"]``,
+    when read). Bots get nothing. Returns the state, each figure's rows by key as
+    :data:`FIELDS` and :data:`KEYS` read them (but ``totals``, ``board``, ``standings``), the
+    player's ``(cups, cups_changed_at, best_cups, ranked_played, ranked_won)`` on each
+    finalized season's board at its end, and their ``stats.services.PlayerFigures``."""
     state, stats, seasons, ledger, boards = fold.PlayerLadder(), list(ZEROS), {}, {}, {}
     figures = services.PlayerFigures()
     rounds: dict[int, list] = {}
@@ -233,15 +214,15 @@ def player_replay(player: Player, rows: dict[str, list], history: History) -> Re
             for variant in table.variants():
                 runs.setdefault(variant, []).append(((seat.completed_at, match_id), table))
     if not player.is_bot:
-        events += [((season + 1, 0), None) for season in history.reset_floors]
+        events += [((season + 1, 0), None) for season in ends]
     resets = {row[6]: row[4] for row in rows["ledger"] if row[1] == CupKind.SEASON_RESET}
     for key, event in sorted(events, key=itemgetter(0)):
         if event is None:
             ended = key[0] - 1
             if (row := seasons.get(ended)) and tables.counts_for_the_board(row[RANKED]):
                 boards[ended] = (state.cups, state.changed_at, row[-1], *row[RANKED : RANKED + 2])
-            at = resets.get(ended + 1, history.finalized_at[ended])
-            event = fold.SeasonReset(ended + 1, history.reset_floors[ended], at)
+            floor, at = ends[ended]
+            event = fold.SeasonReset(ended + 1, floor, resets.get(ended + 1, at))
         before = state.cups
         state, steps = fold.step(state, event)
         for step in steps:
@@ -280,7 +261,7 @@ def player_replay(player: Player, rows: dict[str, list], history: History) -> Re
                     for key, run in figures.streaks.items() if run.current},
         "modes": figures.modes,
     }  # fmt: skip
-    return Replay(state, replayed, boards, figures)
+    return state, replayed, boards, figures
 
 
 # --- the comparison -------------------------------------------------------------------------
@@ -327,25 +308,25 @@ KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
 
 class LadderCheck:
     """Compares each replayed player with their stored rows (in id order), then the frozen
-    standings' ranks and the current season's board. ``only``: that season's figures alone."""
+    standings' ranks and the current season's board. ``ends``: each finalized season's
+    ``(reset floor, time)``; ``only``: that season's figures alone."""
 
-    def __init__(self, history: History, only: int | None, report: Report) -> None:
-        self.history, self.only, self.report = history, only, report
-        self.current = history.current
+    def __init__(self, ends: dict, current: int, only: int | None, report: Report) -> None:
+        self.ends, self.current, self.only, self.report = ends, current, only, report
         self.counted: Counter[int] = Counter()
-        self.stored_board = stored_board(self.current) if self._in(self.current) else None
+        self.stored_board = stored_board(current) if self._in(current) else None
         """The board's counts as stored before any chunk is read (``--fix`` moves them)."""
-        self.boards: dict[int, list[int]] = {n: [] for n in history.reset_floors if self._in(n)}
-        """Per finalized season, an int per player of its board at its end that sorts in
-        leaderboard order (more cups, earlier change, lower id) with the stored rank."""
+        self.boards: dict[int, list[int]] = {n: [] for n in ends if self._in(n)}
+        """Per finalized season, an int per player on its board at its end that sorts in
+        leaderboard order (more cups, earlier change, lower id), with the stored rank."""
 
     def _in(self, season: int) -> bool:
         return self.only is None or self.only == season
 
     def player(self, player: Player, rows: dict[str, list], repair: LadderRepair | None) -> None:
         """Report the player's differences; add what to write to ``repair`` (``--fix``)."""
-        replay = player_replay(player, rows, self.history)
-        state, season = replay.state, replay.rows["seasons"].get((self.current,))
+        state, replayed, boards, figures = player_replay(player, rows, self.ends)
+        season = replayed["seasons"].get((self.current,))
         on_board = season is not None and tables.counts_for_the_board(season[RANKED])
         on_board = on_board and may_be_on_a_board(player)
         board = self.current if on_board else player.board_season
@@ -354,38 +335,46 @@ class LadderCheck:
         stored = {name: {tuple(r[1 : 1 + n]): r[1 + n :] for r in rows.get(name, ())}
                   for name, n in KEYS.items()}  # fmt: skip
         stored["stats"] = stored["stats"] or {(): ZEROS}
-        stored["ledger"] = {
+        stored["ledger"] = {  # a reset has no match (constraint a_match_unless_a_reset)
             (CupKind.SEASON_RESET, r[6], r[0]) if r[2] is None else (r[1], r[2], r[0]): r[3:]
-            for r in rows["ledger"]  # a reset has no match (constraint a_match_unless_a_reset)
+            for r in rows["ledger"]
         }
         stored["totals"] = {(): (player.cups, player.best_cups, player.cups_changed_at)}
         stored["board"] = {(): (player.board_season,)}
-        replayed = replay.rows | {
-            "totals": {(): (state.cups, state.best_cups, state.changed_at)},
-            "board": {(): (board,)},
-            "standings": {},
-        }
+        replayed["totals"] = {(): (state.cups, state.best_cups, state.changed_at)}
+        replayed["board"], replayed["standings"] = {(): (board,)}, {}
         # The standings hold the players on the board at its end, but those banned now who
         # are not in them (a ban is not part of the history); their ranks are checked last.
-        for number, (cups, at, *ended) in replay.boards.items():
+        for number, (cups, at, *ended) in boards.items():
             rank = stored["standings"].get((number,), (None,))[0]
             if number in self.boards and (rank is not None or not player.is_banned):
                 micros = 0 if at is None else (at - EPOCH) // timedelta(microseconds=1) + (1 << 62)
                 key = ((((1 << 31) - cups) << 64) | micros) << RANK_BITS | player.pk
                 self.boards[number].append(key << RANK_BITS | (rank or 0))
                 replayed["standings"][number,] = (rank, cups, *ended)
-        for name in FIELDS:
+        state = replace(state, board_season=board, banned=player.is_banned, bot=player.is_bot)
+        for name, fields in FIELDS.items():
             if not self._checks(name, player):
                 continue
             was_all, now_all = (self._kept(name, side[name]) for side in (stored, replayed))
             ordered = (lambda key: (KIND_ORDER[key[0]], key[1])) if name == "ledger" else None
             for key in sorted(was_all.keys() | now_all.keys(), key=ordered):
                 was, now = was_all.get(key), now_all.get(key)
-                if was is None or now is None or tuple(was) != tuple(now):
-                    for difference in _compared(name, _subject(name, player, key), was, now):
-                        self.report(difference)
-                    if repair is not None:
-                        _repaired(repair, name, player, key, now, replay, board)
+                if was is not None and now is not None and tuple(was) == tuple(now):
+                    continue
+                for difference in _compared(name, _subject(name, player, key), was, now):
+                    self.report(difference)
+                if repair is None or name == "standings":
+                    continue
+                if name in ("totals", "board"):
+                    repair.players[player.pk] = state
+                elif name in ("pairs", "streaks", "modes"):
+                    repair.figures[player.pk] = figures
+                elif name == "stats":
+                    repair.stats[player.pk] = dict(zip(fields, now, strict=True))
+                else:  # seasons, ledger: a row None is removed
+                    where = (player.pk, key[0]) if name == "seasons" else key
+                    getattr(repair, name)[where] = now and dict(zip(fields, now, strict=True))
 
     def _checks(self, name: str, player: Player) -> bool:
         """Whether figure ``name`` of ``player`` is checked (see :func:`ladder_rebuild`)."""
@@ -427,39 +416,6 @@ class LadderCheck:
                 self.report(Difference(subject, field, stored, recomputed))
 
 
-def _repaired(
-    repair: LadderRepair, name: str, player: Player, key: Any, now: Any, replay: Replay, board: Any
-) -> None:
-    """Add the replayed row ``now`` of figure ``name`` (None: remove the stored one)."""
-    pid, state = player.pk, replay.state
-    values = (
-        None
-        if now is None or isinstance(FIELDS[name], str)
-        else dict(zip(FIELDS[name], now, strict=True))
-    )
-    if name in ("totals", "board") and pid not in [p.pk for p in repair.players[-1:]]:
-        repair.players.append(
-            Player(pk=pid, cups=state.cups, best_cups=state.best_cups, board_season=board,
-                   cups_changed_at=state.changed_at, is_bot=player.is_bot,
-                   is_banned=player.is_banned)
-        )  # fmt: skip
-    elif name == "stats":
-        repair.stats[pid] = values
-    elif name == "seasons" and values is None:
-        repair.stale_seasons.append((pid, key[0]))
-    elif name == "seasons":
-        repair.seasons[pid, key[0]] = values
-    elif name == "ledger" and values is None:
-        repair.stale_ledger.append(key)
-    elif name == "ledger":
-        repair.ledger[key] = values
-    elif name in KEYS and name not in ("seasons", "standings"):
-        repair.figures[pid] = replay.figures
-
-
-# --- the run --------------------------------------------------------------------------------
-
-
 @dataclass
 class Outcome:
     """What a run found: how many differences, how many of them in frozen standings."""
@@ -481,8 +437,8 @@ def ladder_rebuild(
     replay, one transaction per chunk of ``chunk`` players (standings excepted), then count
     the current season's board again. ``season``: only that season's figures (its season
     rows, ledger rows and standings; for the current season also the players' totals, board
-    season and the board's counts), as a warning of the read path asks. ``progress(total)``
-    may return a function called with the players of each chunk done.
+    season and the board's counts). ``progress(total)`` may return a function called with the
+    players of each chunk done.
 
     Raises:
         Conflict: a season's end is running; its resets are half written.
@@ -496,12 +452,9 @@ def ladder_rebuild(
         report(difference)
 
     ends = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
-    history = History(
-        dict(ends.values_list("season_id", "reset_floor")),
-        dict(ends.values_list("season_id", "season__finalized_at")),
-        current_season_number(),
-    )
-    check = LadderCheck(history, season, counted)
+    rows = ends.values_list("season_id", "reset_floor", "season__finalized_at")
+    current = current_season_number()
+    check = LadderCheck({n: (floor, at) for n, floor, at in rows}, current, season, counted)
     connection = connections[router.db_for_write(Player)]
     done = progress(Player.objects.count()) if progress else None
     written, after = False, 0
@@ -521,13 +474,12 @@ def ladder_rebuild(
             if fix:
                 stats = tables.PlayerStats.objects.filter(pk__gte=first, pk__lte=last)
                 list(stats.order_by("pk").select_for_update().values_list("pk"))
-            repair = LadderRepair(history.current) if fix else None
+            repair = LadderRepair(current) if fix else None
             with ExitStack() as reading:
                 streams = {}
                 for name, query in _reads(season, first, last).items():
-                    rows = query.iterator(chunk_size=chunk)
-                    reading.callback(rows.close)  # type: ignore[attr-defined]
-                    streams[name] = _Taken(rows)
+                    reading.callback((read := query.iterator(chunk_size=chunk)).close)
+                    streams[name] = _Taken(read)
                 for player in players:
                     taken = {name: stream.take(player.pk) for name, stream in streams.items()}
                     check.player(player, taken, repair)
@@ -541,9 +493,8 @@ def ladder_rebuild(
     check.finish()
     if fix and (written or outcome.differences > before):
         with transaction.atomic(using=connection.alias):
-            total = BoardTotal.objects.select_for_update().filter(season=history.current)
-            list(total.values_list("pk"))
-            ladder_repair(LadderRepair(history.current, recount=True))
+            list(BoardTotal.objects.select_for_update().filter(season=current).values_list("pk"))
+            ladder_repair(LadderRepair(current, recount=True))
     return outcome
 
 

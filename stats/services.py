@@ -618,5 +618,8 @@ def figures_replace(figures: Mapping[int, PlayerFigures]) -> list[Statement]:
     models = (ModeStats, PairFigures, StreakFigures, EndedRun)
     return [
         *(Delete(model, "player_id", ids) for model in models),
-        *(Insert(model, rows) for model, rows in zip(models, (modes, pairs, streaks, ended))),
+        *(
+            Insert(model, rows)
+            for model, rows in zip(models, (modes, pairs, streaks, ended), strict=True)
+        ),
     ]
