@@ -180,8 +180,10 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
     :data:`FIELDS` and :data:`KEYS` read them (but ``totals``, ``board``, ``standings``), the
     player's ``(cups, cups_changed_at, best_cups, ranked_played, ranked_won)`` on each
     finalized season's board at its end, and their ``stats.services.PlayerFigures``."""
-    state, stats, seasons, ledger, boards = fold.PlayerLadder(), list(ZEROS), {}, {}, {}
-    figures = services.PlayerFigures()
+    state, stats, figures = fold.PlayerLadder(), list(ZEROS), services.PlayerFigures()
+    seasons: dict[int, list[int]] = {}
+    ledger: dict[tuple, tuple] = {}
+    boards: dict[int, tuple] = {}
     rounds: dict[int, list] = {}
     for row in rows["rounds"]:
         rounds.setdefault(row[1], []).append(row[2:])
@@ -227,8 +229,8 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
         state, steps = fold.step(state, event)
         for step in steps:
             if isinstance(step, fold.Ledger):
-                key = (step.kind, step.subject, player.pk)
-                ledger[key] = (step.delta, step.at, step.cups_after, step.season)
+                row = (step.delta, step.at, step.cups_after, step.season)
+                ledger[step.kind, step.subject, player.pk] = row
             elif isinstance(step, fold.SeasonOpened):
                 seasons.setdefault(step.season, [*ZEROS, 0, 0, step.cups, step.cups])
             elif isinstance(step, fold.SeasonCups):
@@ -239,17 +241,16 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
                 combine = add if step.sign > 0 else sub
                 stats = list(map(combine, stats, step.line))
                 season[:RANKED] = map(combine, season[:RANKED], step.line)
-                for key in ((tables.ALL_SEASONS, step.mode), (step.season, step.mode)):
-                    figures.modes[key] = list(
-                        map(combine, figures.modes.get(key, ZEROS), step.line)
-                    )
+                for variant in ((tables.ALL_SEASONS, step.mode), (step.season, step.mode)):
+                    counts = figures.modes.get(variant, ZEROS)
+                    figures.modes[variant] = list(map(combine, counts, step.line))
                 if step.ranked:
                     season[RANKED] += step.sign * step.line[0]
                     season[RANKED + 1] += step.sign * step.line[1]
     for variant, matches in runs.items():
-        streaks, done = services.StreakState(), []
-        for key, table in sorted(matches, key=itemgetter(0)):
-            streaks = services.streaks_after(streaks, key, table.won(player.pk))
+        streaks, done = services.StreakState(), list[services.StreakRun]()
+        for at_match, table in sorted(matches, key=itemgetter(0)):
+            streaks = services.streaks_after(streaks, at_match, table.won(player.pk))
             done += streaks.ended
         figures.streaks[variant] = replace(streaks, ended=done)
     replayed = {
@@ -290,7 +291,7 @@ def _compared(name: str, subject: str, was: tuple | None, now: tuple | None) -> 
     if isinstance(fields, str):
         shown = [None if v is None else dict(zip(STAT_FIELDS, v, strict=True)) if name == "modes"
                  else tuple(v) for v in (was, now)]  # fmt: skip
-        return [Difference(subject, fields, *shown)]
+        return [Difference(subject, fields, shown[0], shown[1])]
     named = fields if was is not None and now is not None else NAMED_BY[name]
     empty = (None,) * len(fields)
     return [
@@ -370,11 +371,10 @@ class LadderCheck:
                     repair.players[player.pk] = state
                 elif name in ("pairs", "streaks", "modes"):
                     repair.figures[player.pk] = figures
-                elif name == "stats":
-                    repair.stats[player.pk] = dict(zip(fields, now, strict=True))
-                else:  # seasons, ledger: a row None is removed
-                    where = (player.pk, key[0]) if name == "seasons" else key
-                    getattr(repair, name)[where] = now and dict(zip(fields, now, strict=True))
+                else:  # stats, seasons, ledger: a row None is removed
+                    values = None if now is None else dict(zip(fields, now, strict=True))
+                    where = (player.pk, *key) if name == "seasons" else key or player.pk
+                    getattr(repair, name)[where] = values
 
     def _checks(self, name: str, player: Player) -> bool:
         """Whether figure ``name`` of ``player`` is checked (see :func:`ladder_rebuild`)."""
@@ -430,7 +430,7 @@ def ladder_rebuild(
     report: Report,
     season: int | None = None,
     chunk: int = CHUNK,
-    progress: Callable[[int], Callable[[int], None]] | None = None,
+    progress: Callable[[int], Callable[[int], Any]] | None = None,
 ) -> Outcome:
     """Replay the history player by player, hand every difference from what is stored to
     ``report`` as it is found, and return how many there were; with ``fix``, also write the
@@ -478,7 +478,7 @@ def ladder_rebuild(
             with ExitStack() as reading:
                 streams = {}
                 for name, query in _reads(season, first, last).items():
-                    reading.callback((read := query.iterator(chunk_size=chunk)).close)
+                    reading.callback((read := query.iterator(chunk_size=chunk)).close)  # type: ignore[attr-defined]
                     streams[name] = _Taken(read)
                 for player in players:
                     taken = {name: stream.take(player.pk) for name, stream in streams.items()}

@@ -78,7 +78,7 @@ def test_every_read_fetches_at_most_a_chunk_and_rows_of_a_player_span_reads(
             fetched.append((table[-1], len(rows)))
             return rows
 
-        cursor.execute, cursor.fetchmany = executed, fetch
+        cursor.execute, cursor.fetchmany = executed, fetch  # type: ignore[method-assign,attr-defined]
         return cursor
 
     monkeypatch.setattr(connection, "chunked_cursor", recorded)
