@@ -1,20 +1,16 @@
 """Rebuild the ladder from its history (KORT_RULES §7, §8, §10, §11, §12; ``manage.py
-rebuild_ladder``).
-
-Every stored figure of the ladder belongs to one player and follows from their history, so the
-rebuild replays it player by player: the players in id order, a chunk at a time, and beside
-them every stored row of theirs and their seats in finalized and voided matches, one query per
-kind of row and chunk, fetched a chunk of rows at a time (a server-side cursor on PostgreSQL):
-memory holds a fetch and one player's history. Their events are folded with
-``ranking.fold.step`` as the ladder's writer applied them (season by season, the reset that
-opened a season first, then its matches and voids in time order), and the steps' rows added
-up; their finalized matches give their §12 partners and opponents (``stats.services
-.pair_rows``) and streaks (``stats.services.streaks_after``). Each figure is compared with the
-stored one and each difference reported as it is found; the frozen standings of a finalized
-season are checked against the replay's board at its end, the current board's counts against
-the replayed players. ``--fix`` writes each chunk's differences through
-``ranking.ladder.ladder_repair`` in one transaction per chunk, which first locks its players
-and their statistics rows in id order, as finalization does; then the board is counted again.
+rebuild_ladder``). Every stored figure belongs to one player and follows from their history, so
+the rebuild replays it player by player: the players in id order, a chunk at a time, and beside
+them each kind of stored row of theirs and their seats in finalized and voided matches, one
+query per kind and chunk, fetched a chunk of rows at a time (a server-side cursor on
+PostgreSQL), so memory holds a fetch and one player's history. Their events are folded with
+``ranking.fold.step`` in the order the ladder's writer applied them and the steps' rows added
+up; their finalized matches give their §12 figures (``stats.services.pair_rows``,
+``stats.services.streaks_after``). Each figure is compared with the stored one, a finalized
+season's frozen standings with the replay's board at its end, the current board's counts with
+the replayed players. ``--fix`` writes a chunk's differences through
+``ranking.ladder.ladder_repair`` in one transaction, which first locks its players and their
+statistics rows in id order, as finalization does; then the board is counted again.
 """
 
 from __future__ import annotations
@@ -32,7 +28,7 @@ from django.db import connections, router, transaction
 from django.db.models import Q, QuerySet
 
 from domain.errors import Conflict
-from matches.kort.rules import Mode, StatsLine, Team, team_of
+from matches.kort.rules import Mode, StatsLine, StreakRun, Team, team_of
 from matches.models import MatchStatus, Round, RoundStatus, Seat, stored_result
 from players.models import Player, may_be_on_a_board
 from ranking import fold
@@ -47,9 +43,8 @@ from stats import services
 CHUNK = 2000
 """Players a chunk holds, and rows one read fetches at most."""
 STAT_FIELDS = tuple(services.stats_values(StatsLine()))
-"""The statistics' count columns, in the order they are read, compared and shown."""
 RANKED = len(STAT_FIELDS)
-"""Where ``ranked_played`` stands in a season row (:data:`FIELDS`)."""
+"""Where ``ranked_played`` stands in a season row, after the §8 counts."""
 ZEROS = (0,) * RANKED
 FIELDS = {
     "totals": TOTALS,
@@ -63,25 +58,25 @@ FIELDS = {
     "modes": "counts",
 }
 """Each figure compared per player, in the order its differences are reported: its fields,
-in the order they are read and compared one by one; for the §12 figures and the statistics
-per mode, the name of the whole row, compared as one value."""
-NAMED_BY = {
-    "seasons": ("matches_played", "ranked_played", "cups"),
-    "ledger": ("delta", "created_at"),
-    "standings": ("rank", "cups"),
-}
-"""The fields that show a row stored or replayed alone."""
+as read and compared one by one; for the §12 figures and the statistics per mode, the name of
+the whole row, compared as one value. ``NAMED_BY``: the fields that show a row found on one
+side only; ``KEYS``: the key columns of a figure's rows after the player's id; ``HELD``: the
+counts of a row that hold a figure (a row of zeros, which a void may leave, is none)."""
+NAMED_BY = {"seasons": ("matches_played", "ranked_played", "cups"), "standings": ("rank", "cups")}
+NAMED_BY["ledger"] = ("delta", "created_at")
 KEYS = {"stats": 0, "seasons": 1, "standings": 1, "pairs": 4, "streaks": 2, "modes": 2}
-"""The key columns of each figure's rows, after the player's id."""
 HELD = {"pairs": 1, "streaks": 4, "modes": RANKED}
-"""The counts of a row that hold a figure: a row of zeros (a void may leave it) is none."""
+SeatRow = namedtuple(
+    "SeatRow",
+    "player_id match_id seat mode status winner wins_a wins_b season finalized_at void_season "
+    "voided_at completed_at",
+)
 
 
 @dataclass(frozen=True)
 class Difference:
-    """A stored value that the replay does not reach. ``subject`` names the player or the
-    row; ``None`` stands for a missing row (stored) or a row that should not exist
-    (recomputed). ``frozen``: in a finalized season's standings, never rewritten."""
+    """A stored value the replay does not reach; None: a missing row (``stored``) or a row
+    that should not exist (``recomputed``). ``frozen``: in standings, never rewritten."""
 
     subject: str
     field: str
@@ -90,24 +85,16 @@ class Difference:
     frozen: bool = False
 
     def __str__(self) -> str:
-        stored, recomputed = (
+        was, now = (
             "none" if v is None else v.isoformat() if isinstance(v, datetime) else v
             for v in (self.stored, self.recomputed)
         )
-        return f"{self.subject}: {self.field} stored {stored}, recomputed {recomputed}"
-
-
-Report = Callable[[Difference], None]
-SeatRow = namedtuple(
-    "SeatRow",
-    "player_id match_id seat mode status winner wins_a wins_b season finalized_at void_season "
-    "voided_at completed_at",
-)
+        return f"{self.subject}: {self.field} stored {was}, recomputed {now}"
 
 
 def _reads(only: int | None, first: int, last: int) -> dict[str, QuerySet]:
-    """The rows of each kind read beside the players ``first`` to ``last`` (ids), ordered by
-    player id first: those that ``only`` (a season, or None) checks."""
+    """Each kind of row read beside the players ``first`` to ``last`` (ids), ordered by player
+    id first: those that ``only`` (a season, or None) checks."""
 
     def own(model: Any, *columns: str, by: str = "player_id") -> QuerySet:
         rows = model.objects.filter(**{f"{by}__gte": first, f"{by}__lte": last})
@@ -149,20 +136,15 @@ class _Taken:
     def take(self, player_id: int) -> list[tuple]:
         taken = []
         while self.next is not None and self.next[0] <= player_id:
-            if self.next[0] == player_id:
-                taken.append(self.next)
+            taken += [self.next] if self.next[0] == player_id else []
             self.next = next(self.rows, None)
         return taken
-
-
-# --- one player's replay --------------------------------------------------------------------
 
 
 @lru_cache(maxsize=100_000)
 def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> tuple:
     """What a match of that shape gives a player of ``team`` (``ranking.effects``): cups (None
-    unranked) and the statistics line in :data:`STAT_FIELDS` order (kept per shape: most
-    matches repeat a few)."""
+    unranked) and the §8 line, in :data:`STAT_FIELDS` order (most matches repeat a few)."""
     results = [stored_result(*row) for row in rounds]
     facts = MatchFacts(mode == Mode.RANKED, Team(winner), dict(zip(Team, wins, strict=True)),
                        results, {0: team}, 0)  # fmt: skip
@@ -171,27 +153,22 @@ def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> t
 
 
 def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple]) -> tuple:
-    """Fold the player's matches (``rows["seats"]`` with ``rows["rounds"]``), voids and the
-    season ends (``(reset floor, time)`` by finalized season) with ``ranking.fold.step`` in the
-    order they were applied (season by season; a season's reset first, stamped as its stored
-    row is, then its events in time order), add the steps' rows up as the writer does, and
-    count the finalized matches in the §12 figures (with each one's seats, ``rows["mates"]``,
-    when read). Bots get nothing. Returns the state, each figure's rows by key as
-    :data:`FIELDS` and :data:`KEYS` read them (but ``totals``, ``board``, ``standings``), the
-    player's ``(cups, cups_changed_at, best_cups, ranked_played, ranked_won)`` on each
-    finalized season's board at its end, and their ``stats.services.PlayerFigures``."""
-    state, stats, figures = fold.PlayerLadder(), list(ZEROS), services.PlayerFigures()
-    seasons: dict[int, list[int]] = {}
-    ledger: dict[tuple, tuple] = {}
-    boards: dict[int, tuple] = {}
-    rounds: dict[int, list] = {}
+    """Fold the player's matches (``rows["seats"]``, ``rows["rounds"]``), voids and season ends
+    (``(reset floor, time)`` by finalized season) with ``ranking.fold.step`` in the order they
+    were applied (season by season: its reset first, stamped as its stored row is, then its
+    events in time order), add the steps' rows up and count the finalized matches in the §12
+    figures (with their seats, ``rows["mates"]``, when read). Bots get nothing. Returns the
+    state, each figure's rows by key (:data:`FIELDS`, ``KEYS``), the player's ``(cups,
+    cups_changed_at, best_cups, ranked_played, ranked_won)`` on each finalized season's board
+    at its end, and their ``stats.services.PlayerFigures``."""
+    state, figures, boards = fold.PlayerLadder(), services.PlayerFigures(), {}
+    stats, seasons, ledger = list(ZEROS), dict[tuple, list](), dict[tuple, tuple]()
+    rounds, teams, runs = dict[int, list](), dict[int, dict](), dict[tuple, list]()
     for row in rows["rounds"]:
         rounds.setdefault(row[1], []).append(row[2:])
-    teams: dict[int, dict[int, Team]] = {}
     for _, match_id, other, number in rows.get("mates", ()):
         teams.setdefault(match_id, {})[other] = team_of(number)
     events: list[tuple[tuple, fold.Event | None]] = []
-    runs: dict[tuple[int, str], list] = {}
     for seat in map(SeatRow._make, () if player.is_bot else rows["seats"]):
         at, number, match_id, mode = seat.finalized_at, seat.season, seat.match_id, seat.mode
         shape = (mode, seat.winner, (seat.wins_a, seat.wins_b), tuple(rounds.get(match_id, ())))
@@ -210,35 +187,31 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
             for pair in services.pair_rows(table):
                 key = (pair["side"], pair["season"], pair["mode"], pair["other_id"])
                 held = figures.pairs.setdefault(key, [0, 0, 0])
-                held[:] = [
-                    n + pair[name] for n, name in zip(held, services.PAIR_COUNTS, strict=True)
-                ]
+                for n, name in enumerate(services.PAIR_COUNTS):
+                    held[n] += pair[name]
             for variant in table.variants():
                 runs.setdefault(variant, []).append(((seat.completed_at, match_id), table))
-    if not player.is_bot:
-        events += [((season + 1, 0), None) for season in ends]
+    events += [] if player.is_bot else [((season + 1, 0), None) for season in ends]
     resets = {row[6]: row[4] for row in rows["ledger"] if row[1] == CupKind.SEASON_RESET}
     for key, event in sorted(events, key=itemgetter(0)):
         if event is None:
             ended = key[0] - 1
-            if (row := seasons.get(ended)) and tables.counts_for_the_board(row[RANKED]):
+            if (row := seasons.get((ended,))) and tables.counts_for_the_board(row[RANKED]):
                 boards[ended] = (state.cups, state.changed_at, row[-1], *row[RANKED : RANKED + 2])
             floor, at = ends[ended]
             event = fold.SeasonReset(ended + 1, floor, resets.get(ended + 1, at))
-        before = state.cups
         state, steps = fold.step(state, event)
         for step in steps:
             if isinstance(step, fold.Ledger):
                 row = (step.delta, step.at, step.cups_after, step.season)
                 ledger[step.kind, step.subject, player.pk] = row
             elif isinstance(step, fold.SeasonOpened):
-                seasons.setdefault(step.season, [*ZEROS, 0, 0, step.cups, step.cups])
+                seasons.setdefault((step.season,), [*ZEROS, 0, 0, step.cups, step.cups])
             elif isinstance(step, fold.SeasonCups):
-                season = seasons[step.season]
+                season = seasons[step.season,]
                 season[-2:] = [step.cups, max(season[-1], step.cups)]
-            elif isinstance(step, fold.StatsAdded):
-                season = seasons.setdefault(step.season, [*ZEROS, 0, 0, before, before])
-                combine = add if step.sign > 0 else sub
+            elif isinstance(step, fold.StatsAdded):  # its season is open (SeasonOpened)
+                season, combine = seasons[step.season,], add if step.sign > 0 else sub
                 stats = list(map(combine, stats, step.line))
                 season[:RANKED] = map(combine, season[:RANKED], step.line)
                 for variant in ((tables.ALL_SEASONS, step.mode), (step.season, step.mode)):
@@ -248,34 +221,28 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
                     season[RANKED] += step.sign * step.line[0]
                     season[RANKED + 1] += step.sign * step.line[1]
     for variant, matches in runs.items():
-        streaks, done = services.StreakState(), list[services.StreakRun]()
+        streaks, done = services.StreakState(), list[StreakRun]()
         for at_match, table in sorted(matches, key=itemgetter(0)):
             streaks = services.streaks_after(streaks, at_match, table.won(player.pk))
             done += streaks.ended
         figures.streaks[variant] = replace(streaks, ended=done)
-    replayed = {
-        "stats": {(): stats},
-        "seasons": {(number,): values for number, values in seasons.items()},
-        "ledger": ledger,
-        "pairs": figures.pairs,
-        "streaks": {key: (*astuple(run.streaks), run.current.last[1])
-                    for key, run in figures.streaks.items() if run.current},
-        "modes": figures.modes,
-    }  # fmt: skip
-    return state, replayed, boards, figures
+    streak_rows = {key: (*astuple(run.streaks), run.current.last[1])
+                   for key, run in figures.streaks.items() if run.current}  # fmt: skip
+    replayed = {"stats": {(): stats}, "seasons": seasons, "ledger": ledger, "modes": figures.modes}
+    return state, replayed | {"pairs": figures.pairs, "streaks": streak_rows}, boards, figures
 
 
 # --- the comparison -------------------------------------------------------------------------
 
 
-def _subject(name: str, player: Player, key: tuple) -> str:
-    """What a difference of figure ``name`` of ``player`` names, by the row's key."""
-    label = f"player {player.username} (id {player.pk})"
+def _subject(name: str, player: Any, key: tuple) -> str:
+    """What a difference of figure ``name`` of ``player`` (id, username) names, by its key."""
+    label = f"player {player[1]} (id {player[0]})"
     if isinstance(FIELDS[name], str):
         season, mode = key[1:3] if name == "pairs" else key
         variant = f"{'all time' if season == tables.ALL_SEASONS else f'season {season}'}, {mode}"
         what = f"{key[0]} {key[3]}" if name == "pairs" else {"modes": "statistics"}.get(name, name)
-        return f"player {player.pk}, {what} ({variant})"
+        return f"player {player[0]}, {what} ({variant})"
     if name == "ledger":
         kind = {CupKind.MATCH: "match", CupKind.VOID: "void of match"}.get(key[0])
         return f"ledger {kind or 'reset opening season'} {key[1]}, {label}"
@@ -286,7 +253,7 @@ def _subject(name: str, player: Player, key: tuple) -> str:
 
 def _compared(name: str, subject: str, was: tuple | None, now: tuple | None) -> list[Difference]:
     """The differences of one row of figure ``name`` (``was`` stored, ``now`` replayed; None:
-    no row): field by field (a row on one side only by :data:`NAMED_BY`), or whole."""
+    no row): field by field (a row on one side only by its ``NAMED_BY``), or whole."""
     fields = FIELDS[name]
     if isinstance(fields, str):
         shown = [None if v is None else dict(zip(STAT_FIELDS, v, strict=True)) if name == "modes"
@@ -312,7 +279,7 @@ class LadderCheck:
     standings' ranks and the current season's board. ``ends``: each finalized season's
     ``(reset floor, time)``; ``only``: that season's figures alone."""
 
-    def __init__(self, ends: dict, current: int, only: int | None, report: Report) -> None:
+    def __init__(self, ends: dict, current: int, only: int | None, report: Callable) -> None:
         self.ends, self.current, self.only, self.report = ends, current, only, report
         self.counted: Counter[int] = Counter()
         self.stored_board = stored_board(current) if self._in(current) else None
@@ -354,16 +321,15 @@ class LadderCheck:
                 self.boards[number].append(key << RANK_BITS | (rank or 0))
                 replayed["standings"][number,] = (rank, cups, *ended)
         state = replace(state, board_season=board, banned=player.is_banned, bot=player.is_bot)
+        who = (player.pk, player.username)
         for name, fields in FIELDS.items():
-            if not self._checks(name, player):
-                continue
-            was_all, now_all = (self._kept(name, side[name]) for side in (stored, replayed))
+            was_all, now_all = (self._kept(name, player, side[name]) for side in (stored, replayed))
             ordered = (lambda key: (KIND_ORDER[key[0]], key[1])) if name == "ledger" else None
             for key in sorted(was_all.keys() | now_all.keys(), key=ordered):
                 was, now = was_all.get(key), now_all.get(key)
                 if was is not None and now is not None and tuple(was) == tuple(now):
                     continue
-                for difference in _compared(name, _subject(name, player, key), was, now):
+                for difference in _compared(name, _subject(name, who, key), was, now):
                     self.report(difference)
                 if repair is None or name == "standings":
                     continue
@@ -376,21 +342,16 @@ class LadderCheck:
                     where = (player.pk, *key) if name == "seasons" else key or player.pk
                     getattr(repair, name)[where] = values
 
-    def _checks(self, name: str, player: Player) -> bool:
-        """Whether figure ``name`` of ``player`` is checked (see :func:`ladder_rebuild`)."""
+    def _kept(self, name: str, player: Player, rows: dict[tuple, Any]) -> dict[tuple, Any]:
+        """The rows of figure ``name`` of ``player`` that the check reads and hold a figure."""
         if name in ("totals", "board"):
-            return self._in(self.current) and (name == "totals" or may_be_on_a_board(player))
+            on = self._in(self.current) and (name == "totals" or may_be_on_a_board(player))
+            return rows if on else {}
         if name in ("seasons", "ledger", "standings"):
-            return True
-        return self.only is None and (name == "stats" or not player.is_bot)
-
-    def _kept(self, name: str, rows: dict[tuple, Any]) -> dict[tuple, Any]:
-        """The rows of figure ``name`` in scope that hold a figure."""
-        if name == "standings":
-            return {key: values for key, values in rows.items() if key[0] in self.boards}
-        if name in ("seasons", "ledger"):
-            at = 3 if name == "ledger" else None
-            return {k: v for k, v in rows.items() if self._in(k[0] if at is None else v[at])}
+            kept = {k: v for k, v in rows.items() if self._in(v[3] if name == "ledger" else k[0])}
+            return {k: v for k, v in kept.items() if name != "standings" or k[0] in self.boards}
+        if self.only is not None or (name != "stats" and player.is_bot):
+            return {}
         held = HELD.get(name, 0)
         return {key: values for key, values in rows.items() if not held or any(values[:held])}
 
@@ -398,15 +359,19 @@ class LadderCheck:
         """Report the standings' ranks that differ, then the current board's counts."""
         for number, keys in sorted(self.boards.items()):
             keys.sort()
-            wrong = {
-                (key >> RANK_BITS) & RANK_MASK: (key & RANK_MASK or None, rank)
+            wrong = [
+                ((key >> RANK_BITS) & RANK_MASK, key & RANK_MASK or None, rank)
                 for rank, key in enumerate(keys, start=1)
                 if key & RANK_MASK != rank
-            }
+            ]
             keys.clear()
-            for player in Player.objects.filter(pk__in=wrong).order_by("pk").iterator(CHUNK):
-                subject = _subject("standings", player, (number,))
-                self.report(Difference(subject, "rank", *wrong[player.pk], frozen=True))
+            for start in range(0, len(wrong), CHUNK):
+                batch = wrong[start : start + CHUNK]
+                names = Player.objects.filter(pk__in=[pid for pid, _, _ in batch])
+                named = dict(names.values_list("pk", "username"))
+                for pid, was, rank in batch:
+                    subject = _subject("standings", (pid, named[pid]), (number,))
+                    self.report(Difference(subject, "rank", was, rank, frozen=True))
         if self._in(self.current):
             found = board_differences(self.current, self.counted, self.stored_board)
             for cups, stored, recomputed in found:
@@ -427,7 +392,7 @@ class Outcome:
 def ladder_rebuild(
     *,
     fix: bool,
-    report: Report,
+    report: Callable[[Difference], Any],
     season: int | None = None,
     chunk: int = CHUNK,
     progress: Callable[[int], Callable[[int], Any]] | None = None,
@@ -478,8 +443,8 @@ def ladder_rebuild(
             with ExitStack() as reading:
                 streams = {}
                 for name, query in _reads(season, first, last).items():
-                    reading.callback((read := query.iterator(chunk_size=chunk)).close)  # type: ignore[attr-defined]
-                    streams[name] = _Taken(read)
+                    streams[name] = _Taken(read := query.iterator(chunk_size=chunk))
+                    reading.callback(read.close)  # type: ignore[attr-defined]
                 for player in players:
                     taken = {name: stream.take(player.pk) for name, stream in streams.items()}
                     check.player(player, taken, repair)
