@@ -276,20 +276,27 @@ KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
 
 class LadderCheck:
     """Compares each replayed player with their stored rows (in id order), then the frozen
-    standings' ranks and the current season's board. ``ends``: each finalized season's
-    ``(reset floor, time)``; ``only``: that season's figures alone."""
+    standings' ranks and the current season's board, handing each difference to ``found``
+    and counting them (``differences``, ``frozen`` of them in standings). ``ends``: each
+    finalized season's ``(reset floor, time)``; ``only``: that season's figures alone."""
 
-    def __init__(self, ends: dict, current: int, only: int | None, report: Callable) -> None:
-        self.ends, self.current, self.only, self.report = ends, current, only, report
+    def __init__(self, ends: dict, current: int, only: int | None, found: Callable) -> None:
+        self.ends, self.current, self.only, self.found = ends, current, only, found
+        self.differences = self.frozen = 0
         self.counted: Counter[int] = Counter()
+        # The board's counts as stored before any chunk is read (``--fix`` moves them).
         self.stored_board = stored_board(current) if self._in(current) else None
-        """The board's counts as stored before any chunk is read (``--fix`` moves them)."""
+        # Per finalized season, an int per player on its board at its end that sorts in
+        # leaderboard order (more cups, earlier change, lower id), with the stored rank.
         self.boards: dict[int, list[int]] = {n: [] for n in ends if self._in(n)}
-        """Per finalized season, an int per player on its board at its end that sorts in
-        leaderboard order (more cups, earlier change, lower id), with the stored rank."""
 
     def _in(self, season: int) -> bool:
         return self.only is None or self.only == season
+
+    def report(self, difference: Difference) -> None:
+        self.differences += 1
+        self.frozen += difference.frozen
+        self.found(difference)
 
     def player(self, player: Player, rows: dict[str, list], repair: LadderRepair | None) -> None:
         """Report the player's differences; add what to write to ``repair`` (``--fix``)."""
@@ -381,14 +388,6 @@ class LadderCheck:
                 self.report(Difference(subject, field, stored, recomputed))
 
 
-@dataclass
-class Outcome:
-    """What a run found: how many differences, how many of them in frozen standings."""
-
-    differences: int = 0
-    frozen: int = 0
-
-
 def ladder_rebuild(
     *,
     fix: bool,
@@ -396,9 +395,9 @@ def ladder_rebuild(
     season: int | None = None,
     chunk: int = CHUNK,
     progress: Callable[[int], Callable[[int], Any]] | None = None,
-) -> Outcome:
+) -> LadderCheck:
     """Replay the history player by player, hand every difference from what is stored to
-    ``report`` as it is found, and return how many there were; with ``fix``, also write the
+    ``report`` as it is found, and return the check that counted them; with ``fix``, write the
     replay, one transaction per chunk of ``chunk`` players (standings excepted), then count
     the current season's board again. ``season``: only that season's figures (its season
     rows, ledger rows and standings; for the current season also the players' totals, board
@@ -409,20 +408,13 @@ def ladder_rebuild(
         Conflict: a season's end is running; its resets are half written.
     """
     _running_end()
-    outcome = Outcome()
-
-    def counted(difference: Difference) -> None:
-        outcome.differences += 1
-        outcome.frozen += difference.frozen
-        report(difference)
-
     ends = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
     rows = ends.values_list("season_id", "reset_floor", "season__finalized_at")
     current = current_season_number()
-    check = LadderCheck({n: (floor, at) for n, floor, at in rows}, current, season, counted)
+    check = LadderCheck({n: (floor, at) for n, floor, at in rows}, current, season, report)
     connection = connections[router.db_for_write(Player)]
     done = progress(Player.objects.count()) if progress else None
-    written, after = False, 0
+    after = 0
     while True:
         with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
             if fix:
@@ -449,18 +441,16 @@ def ladder_rebuild(
                     taken = {name: stream.take(player.pk) for name, stream in streams.items()}
                     check.player(player, taken, repair)
             if repair:
-                written = True
                 ladder_repair(repair)
         after = last
         if done:
             done(len(players))
-    before = outcome.differences
     check.finish()
-    if fix and (written or outcome.differences > before):
+    if fix and check.differences:
         with transaction.atomic(using=connection.alias):
             list(BoardTotal.objects.select_for_update().filter(season=current).values_list("pk"))
             ladder_repair(LadderRepair(current, recount=True))
-    return outcome
+    return check
 
 
 def _running_end() -> None:

@@ -1,31 +1,25 @@
 """``manage.py rebuild_ladder [--fix] [--season N] [--chunk N]``: recompute the ladder from its
-history (``ranking.rebuild``) and print each difference from what is stored: every player's
-totals, board season, statistics (all time, per season, per mode), ledger rows, partners,
-opponents and streaks (KORT_RULES §12), the finalized seasons' frozen standings and the current
-board's counts. It also lists the stuck matches: completed longer than
-``KORT_SWEEP_GRACE_SECONDS`` ago and not finalized, so missing from the ladder (the sweeper
-queues their finalization again; ``manage.py sweep`` does it now). ``--season N`` checks (and
-fixes) only season N's statistics rows, ledger rows and standings and, when N is the current
-season, the players' totals, board season and the board's counts.
+history (``ranking.rebuild``), print each difference from what is stored and list the stuck
+matches (completed longer than ``KORT_SWEEP_GRACE_SECONDS`` ago, not finalized: the sweeper
+queues them again, ``manage.py sweep`` now). ``--season N``: only season N's statistics rows,
+ledger rows and standings and, for the current season, the totals, board seasons and board.
 
 Output (standard output; scripts may read it, it stays as it is), one line each, in this order:
 
-- ``SUBJECT: FIELD stored X, recomputed Y`` for each difference, as it is found, player by
-  player in id order: their totals, statistics and board season (``player NAME (id N)``),
-  season rows (``..., season S``), ledger rows (``ledger match M, player ...``, ``ledger void
-  of match M, ...``, ``ledger reset opening season S, ...``), standings (``standings of season
-  S, player ...``), then their §12 figures and statistics per mode (``player N, partner O (all
-  time, ranked): matches, won, cups ...``, ``player N, streaks (season S, all): ...``,
-  ``player N, statistics (...): counts ...``); then the standings' ranks, then the board's
-  counts (``board of season S, C cups: players ...``, ``board of season S: total ...``).
-  ``none`` stands for a missing row, or a row that should not exist.
+- ``SUBJECT: FIELD stored X, recomputed Y`` for each difference, as found, player by player in
+  id order: totals, statistics, board season (``player NAME (id N)``), season rows (``...,
+  season S``), ledger rows (``ledger match M, player ...``, ``ledger void of match M, ...``,
+  ``ledger reset opening season S, ...``), standings (``standings of season S, player ...``),
+  §12 figures and statistics per mode (``player N, partner O (all time, ranked): matches, won,
+  cups ...``, ``player N, streaks (season S, all): ...``, ``player N, statistics (...):
+  counts ...``); then the standings' ranks, then the board's counts (``board of season S, C
+  cups: players ...``, ``board of season S: total ...``). ``none``: a row missing, or extra.
 - ``No difference: the stored ladder is what the rounds give.`` when none was found;
 - ``Fixed N difference(s).`` after ``--fix`` wrote them (frozen standings excepted);
 - ``match M: completed T, not finalized`` for each stuck match.
 
 A progress bar goes to standard error (on a terminal only). Exit status: 0 when nothing differs
-(or ``--fix`` wrote the recomputed values) and no match is stuck, 1 otherwise (standings are
-never rewritten), with the reason on standard error.
+(or ``--fix`` wrote it) and no match is stuck, 1 otherwise, the reason on standard error.
 """
 
 import sys
@@ -41,12 +35,7 @@ from ranking.rebuild import CHUNK, ladder_rebuild
 
 
 class Command(BaseCommand):
-    help = (
-        "Recompute the ladder (totals, statistics, ledger, §12 figures) from the matches and "
-        "the season ends, check the board's counts and the frozen standings, report every "
-        "difference and the matches stuck before finalization; --fix writes the recomputed "
-        "values (not the standings). Exit status 1 when a difference is left or a match stuck."
-    )
+    help = "Report (and with --fix write) what the history gives the ladder; see the module."
 
     def add_arguments(self, parser):
         parser.add_argument(
