@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections import Counter, namedtuple
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import astuple, dataclass, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from operator import add, itemgetter, sub
+from operator import add, attrgetter, itemgetter, sub
 from typing import Any
 
 from django.db import connections, router, transaction
@@ -64,6 +64,7 @@ side only; ``KEYS``: the key columns of a figure's rows after the player's id; `
 counts of a row that hold a figure (a row of zeros, which a void may leave, is none)."""
 NAMED_BY = {"seasons": ("matches_played", "ranked_played", "cups"), "standings": ("rank", "cups")}
 NAMED_BY["ledger"] = ("delta", "created_at")
+STREAKS = attrgetter(*services.STREAK_COUNTS)
 KEYS = {"stats": 0, "seasons": 1, "standings": 1, "pairs": 4, "streaks": 2, "modes": 2}
 HELD = {"pairs": 1, "streaks": 4, "modes": RANKED}
 SeatRow = namedtuple(
@@ -226,7 +227,7 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
             streaks = services.streaks_after(streaks, at_match, table.won(player.pk))
             done += streaks.ended
         figures.streaks[variant] = replace(streaks, ended=done)
-    streak_rows = {key: (*astuple(run.streaks), run.current.last[1])
+    streak_rows = {key: (*STREAKS(run.streaks), run.current.last[1])
                    for key, run in figures.streaks.items() if run.current}  # fmt: skip
     replayed = {"stats": {(): stats}, "seasons": seasons, "ledger": ledger, "modes": figures.modes}
     return state, replayed | {"pairs": figures.pairs, "streaks": streak_rows}, boards, figures
