@@ -25,7 +25,7 @@ from operator import add, attrgetter, itemgetter, sub
 from typing import Any
 
 from django.db import connections, router, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from domain.errors import Conflict
 from matches.kort.rules import Mode, StatsLine, StreakRun, Team, team_of
@@ -36,7 +36,8 @@ from ranking.board import board_differences, current_season_number, stored_board
 from ranking.effects import MatchFacts, match_effect
 from ranking.ladder import TOTALS, LadderRepair, ladder_repair
 from ranking.models import BoardTotal, CupChange, CupKind, SeasonEnd, SeasonStanding
-from seasons.models import Season, SeasonStatus
+from seasons.models import SeasonStatus
+from seasons.selectors import season_end_running
 from stats import models as tables
 from stats import services
 
@@ -455,6 +456,5 @@ def ladder_rebuild(
 
 
 def _running_end() -> None:
-    running = Q(status=SeasonStatus.FINALIZING) | Q(reset_floor__isnull=False)
-    if Season.objects.filter(running).exists():
+    if season_end_running():
         raise Conflict("season", "a season's end is running; rebuild once it is finalized")

@@ -35,19 +35,13 @@ from ranking.rebuild import CHUNK, ladder_rebuild
 
 
 class Command(BaseCommand):
-    help = "Report (and with --fix write) what the history gives the ladder; see the module."
+    help = "Report how the ladder differs from its history (--fix: write it) and stuck matches."
 
     def add_arguments(self, parser):
-        parser.add_argument(
-            "--fix", action="store_true", help="write the recomputed values, a chunk at a time"
-        )
-        parser.add_argument(
-            "--season", type=int, metavar="N", help="only season N's figures (see the docs)"
-        )
-        parser.add_argument(
-            "--chunk", type=int, default=CHUNK, metavar="N",
-            help=f"players a chunk holds and rows one read fetches (default {CHUNK})",
-        )  # fmt: skip
+        parser.add_argument("--fix", action="store_true", help="write the recomputed values")
+        parser.add_argument("--season", type=int, metavar="N", help="only season N's figures")
+        chunk = f"players a chunk holds, rows a read fetches (default {CHUNK})"
+        parser.add_argument("--chunk", type=int, default=CHUNK, metavar="N", help=chunk)
 
     def handle(self, *args, fix, season, chunk, **options):
         if chunk < 1:
@@ -59,11 +53,7 @@ class Command(BaseCommand):
                 chunk=chunk,
                 report=lambda difference: self.stdout.write(str(difference)),
                 # disable=None: a bar on a terminal, nothing when the output is piped.
-                progress=lambda total: (
-                    tqdm(
-                        total=total, unit="player", desc="rebuilding", file=sys.stderr, disable=None
-                    ).update
-                ),
+                progress=lambda total: tqdm(total=total, file=sys.stderr, disable=None).update,
             )
         except DomainError as error:
             raise CommandError(error.message) from error
