@@ -10,7 +10,7 @@ trusts ``postgres@127.0.0.1:5432``::
 
 It never touches the configured database. It creates a throwaway database and migrates it,
 gives ``--players`` players ``--history`` finalized ranked matches each of the past (written
-with SQL, their §12 figures and streak runs written by ``rebuild_ladder``'s fix, so an
+with SQL, their ladder, §12 figures and streak runs written by ``rebuild_ladder``'s fix, so an
 out-of-order finalization meets a long history), and starts a private Redis broker on a free
 port, the web service, the worker and Celery beat as docs/production.md runs them (``gunicorn
 -c gunicorn.conf.py kort_site.wsgi``; ``celery -A kort_site worker --concurrency 2``; ``celery
@@ -152,12 +152,11 @@ def history_seeded(url: str, players: list[int], per_player: int, rng: random.Ra
 
 
 def figures_written() -> None:
-    """The §12 figures (and streak runs) of the seeded history, as ``rebuild_ladder --fix``
-    writes them."""
-    from ranking.rebuild import SEAT_CUPS
-    from stats.rebuild_pairs import pairs_rebuild
+    """The ladder, §12 figures and streak runs of the seeded history, as ``rebuild_ladder
+    --fix`` writes them."""
+    from ranking.rebuild import ladder_rebuild
 
-    pairs_rebuild(lambda difference: None, cups=SEAT_CUPS, fix=True)
+    ladder_rebuild(fix=True, report=lambda difference: None)
 
 
 @dataclass

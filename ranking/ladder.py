@@ -40,7 +40,7 @@ right under a void in the middle of a run is told there).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import connections, router, transaction
@@ -79,6 +79,8 @@ from ranking.models import CupChange, CupKind
 from seasons.models import Season
 from stats.services import (
     MatchTable,
+    PlayerFigures,
+    figures_replace,
     pairs_follow,
     season_cups_record,
     season_stats_open,
@@ -401,25 +403,29 @@ LedgerKey = tuple[str, int, int]
 player id)`` for a reset."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class LadderRepair:
     """What ``manage.py rebuild_ladder --fix`` writes over the stored ladder, as recomputed
-    from the history, one chunk of players at a time: ``players`` with their cup fields
-    (``fields``) and ``board_season`` set, all-time statistics values by player id (``stats``),
-    season statistics rows by ``(player id, season)`` (``seasons``; ``stale_seasons`` are
-    removed), ledger rows by :data:`LedgerKey` (``ledger``; ``stale_ledger`` are removed), and
-    the current ``season``, whose board follows the players written (``recount``: counted
-    again from every player's row, once the last chunk is written)."""
+    from the history, one chunk of players at a time, the current ``season`` being given:
+    each player's state by id (``players``: their totals, :data:`TOTALS`, and board season
+    written), all-time statistics values by player id (``stats``), season statistics rows by
+    ``(player id, season)`` (``seasons``), ledger rows by :data:`LedgerKey` (``ledger``; a
+    row None is removed), and every row of the statistics per mode and of KORT_RULES §12 of
+    the players of ``figures`` (by player id). The board follows the players written
+    (``recount``: counted again from every player's row, once the last chunk is written)."""
 
-    players: Sequence[Player]
-    fields: Sequence[str]
-    stats: Mapping[int, Mapping[str, int]]
-    seasons: Mapping[tuple[int, int], Mapping[str, int]]
-    stale_seasons: Iterable[tuple[int, int]]
-    ledger: Mapping[LedgerKey, Mapping[str, object]]
-    stale_ledger: Iterable[LedgerKey]
     season: int
+    players: dict[int, PlayerLadder] = field(default_factory=dict)
+    stats: dict[int, dict[str, int]] = field(default_factory=dict)
+    seasons: dict[tuple[int, int], dict[str, int] | None] = field(default_factory=dict)
+    ledger: dict[LedgerKey, dict[str, object] | None] = field(default_factory=dict)
+    figures: dict[int, PlayerFigures] = field(default_factory=dict)
     recount: bool = False
+
+    def __bool__(self) -> bool:
+        """Whether there is anything to write."""
+        held = (self.players, self.stats, self.seasons, self.ledger, self.figures)
+        return self.recount or any(held)
 
 
 LEDGER_UNIQUE = {
@@ -434,22 +440,22 @@ repaired one replaces."""
 def ladder_repair(repair: LadderRepair) -> None:
     """Write ``repair`` (see :class:`LadderRepair`) in a few statements whatever its size:
     the players' rows, their statistics (``stats.services.stats_replace``), the ledger rows
-    (removed, then inserted or replacing the row of the same key), then the board's counts
+    (removed, then inserted or replacing the row of the same key) and the figures per mode and
+    of §12 (``stats.services.figures_replace``), then the board's counts
     follow the players written (``ranking.board.board_move``) or, with ``recount``, are
     counted again from the players' rows. Call inside the transaction that holds the players'
     and statistics rows of the repair (players in id order, as finalization locks them)."""
-    ids = [player.pk for player in repair.players]
+    ids = sorted(repair.players)
     stored = Player.objects.filter(pk__in=ids).only("cups", "board_season", *BOARD_ELIGIBLE)
     before = {p.pk: p.cups if is_on_board(p, repair.season) else None for p in stored}
-    names = [*repair.fields, "board_season"]
-    update_values(
-        Player,
-        "id",
-        names,
-        [[player.pk, *(getattr(player, name) for name in names)] for player in repair.players],
-    )
-    stats_replace(repair.stats, repair.seasons, repair.stale_seasons)
-    for key in sorted(repair.stale_ledger):
+    names = [*TOTALS, "board_season"]
+    states = [
+        [pid, *(getattr(repair.players[pid], PLAYER_FIELDS[n]) for n in names)] for pid in ids
+    ]
+    update_values(Player, "id", names, states)
+    seasons = {key: values for key, values in repair.seasons.items() if values is not None}
+    stats_replace(repair.stats, seasons, [key for key in repair.seasons if key not in seasons])
+    for key in sorted(key for key, values in repair.ledger.items() if values is None):
         _ledger_rows(key).delete()
     ledger = []
     for kind, unique in LEDGER_UNIQUE.items():
@@ -461,21 +467,19 @@ def ladder_repair(repair: LadderRepair) -> None:
                 **values,
             }
             for (row_kind, subject, player_id), values in sorted(repair.ledger.items())
-            if row_kind == kind
+            if row_kind == kind and values is not None
         ]
         columns = sorted({name for row in rows for name in row} - {*unique.key, "kind"})
         ledger.append(Insert(CupChange, rows, replacing=replace(unique, columns=columns)))
-    run(ledger)
+    run([*ledger, *figures_replace(repair.figures)])
     if repair.recount:
         board_build(repair.season)
     else:
-        board_move(
-            repair.season,
-            [
-                (before.get(p.pk), p.cups if is_on_board(p, repair.season) else None)
-                for p in repair.players
-            ],
-        )
+        moves = [
+            (before.get(pid), state.on_board(repair.season))
+            for pid, state in repair.players.items()
+        ]
+        board_move(repair.season, moves)
 
 
 def _ledger_rows(key: LedgerKey) -> QuerySet[CupChange]:

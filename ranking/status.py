@@ -14,7 +14,7 @@ from django.utils import timezone
 from matches.live_vote.selectors import votes_past_deadline
 from matches.selectors import matches_awaiting_finalization
 from ranking.models import FinalizedCount
-from seasons.models import Season, SeasonStatus
+from seasons.selectors import season_end_running
 
 
 @dataclass(frozen=True)
@@ -41,13 +41,10 @@ def pipeline_figures(now: datetime | None = None) -> PipelineFigures:
         count=Count("pk"), oldest=Min("completed_at")
     )
     oldest = waiting["oldest"]
-    rows = list(Season.objects.values_list("status", "reset_floor"))
     return PipelineFigures(
         matches_waiting=waiting["count"],
         oldest_waiting_seconds=(now - oldest).total_seconds() if oldest else 0.0,
         votes_overdue=votes_past_deadline(now).count(),
         matches_finalized=FinalizedCount.objects.aggregate(total=Sum("matches"))["total"] or 0,
-        season_end_running=any(
-            status == SeasonStatus.FINALIZING or floor is not None for status, floor in rows
-        ),
+        season_end_running=season_end_running(),
     )

@@ -52,6 +52,14 @@ def seasons_due(now: datetime | None = None) -> list[Season]:
     return list(Season.objects.filter(due | unfinished).order_by("number"))
 
 
+def season_end_running() -> bool:
+    """Whether a season's end is claimed and not done, its reset still being written included
+    (KORT_RULES §10)."""
+    return Season.objects.filter(
+        Q(status=SeasonStatus.FINALIZING) | Q(reset_floor__isnull=False)
+    ).exists()
+
+
 def season_of_completion() -> tuple[int, datetime]:
     """``(season number, now)`` for a match completed now (KORT_RULES §10: a match belongs to
     the season in which it was completed, whenever it is finalized).

@@ -259,6 +259,17 @@ def pairs_follow(table: MatchTable) -> list[Statement]:
     of bots alone has none."""
     if not table.humans:
         return []
+    rows = pair_rows(table)
+    if table.sign > 0:
+        adding = Upsert(PAIR_UNIQUE, PAIR_COUNTS, adding=True)
+        return [Insert(PairFigures, rows, replacing=adding)]
+    return [_pairs_taken_back(rows)]
+
+
+def pair_rows(table: MatchTable) -> list[dict[str, Any]]:
+    """The amounts the match (``table.sign`` 1) adds to, or takes out of (-1), the pair rows
+    of each of its human players, by the columns of the pair rows' unique key, in its order
+    (KORT_RULES §12): one row per other player of the match and variant it counts in."""
     rows = []
     for player_id in table.humans:
         won = int(table.won(player_id))
@@ -281,10 +292,7 @@ def pairs_follow(table: MatchTable) -> list[Statement]:
                     }
                 )
     rows.sort(key=lambda row: tuple(row[name] for name in PAIR_UNIQUE))
-    if table.sign > 0:
-        adding = Upsert(PAIR_UNIQUE, PAIR_COUNTS, adding=True)
-        return [Insert(PairFigures, rows, replacing=adding)]
-    return [_pairs_taken_back(rows)]
+    return rows
 
 
 def _pairs_taken_back(rows: Sequence[Mapping]) -> Update:
@@ -551,3 +559,46 @@ def run_members(
             match_created_at=created_at, match_id__gte=match_id
         )
         size *= 2
+
+
+@dataclass
+class PlayerFigures:
+    """One player's statistics per mode and figures of KORT_RULES §12 as their history gives
+    them (``manage.py rebuild_ladder``): ``modes``, the §8 counts (in :func:`stats_values`
+    order) by ``(season, mode)``; ``pairs``, ``[matches, won, cups]`` by ``(side, season,
+    mode, other id)``; ``streaks`` by ``(season, mode)``, each with every ended run."""
+
+    modes: dict[tuple[int, str], list[int]] = field(default_factory=dict)
+    pairs: dict[tuple[str, int, str, int], list[int]] = field(default_factory=dict)
+    streaks: dict[tuple[int, str], StreakState] = field(default_factory=dict)
+
+
+def figures_replace(figures: Mapping[int, PlayerFigures]) -> list[Statement]:
+    """The statements that write ``figures`` (by player id) over every stored row of those
+    players' statistics per mode, pairs, streaks and ended runs: deleted, then inserted
+    (counts of a mode or a pair that hold no match are left out, as a void may leave them)."""
+    ids = sorted(figures)
+    names = list(stats_values(StatsLine()))
+    modes, pairs, streaks, ended = [], [], [], []
+    for pid in ids:
+        mine = figures[pid]
+        for (season, mode), counts in sorted(mine.modes.items()):
+            if any(counts):
+                modes.append({"player_id": pid, "season": season, "mode": mode})
+                modes[-1].update(zip(names, counts, strict=True))
+        for (side, season, mode, other), amounts in sorted(mine.pairs.items()):
+            if amounts[0]:
+                pairs.append(dict(zip(PAIR_UNIQUE, (pid, side, season, mode, other), strict=True)))
+                pairs[-1].update(zip(PAIR_COUNTS, amounts, strict=True))
+        for (season, mode), state in sorted(mine.streaks.items()):
+            streaks.append(_streak_row(pid, season, mode, state))
+            ended += [_ended_row(pid, season, mode, run) for run in state.ended]
+    ended.sort(key=lambda row: tuple(row[name] for name in ENDED_ORDER))
+    models = (ModeStats, PairFigures, StreakFigures, EndedRun)
+    return [
+        *(Delete(model, "player_id", ids) for model in models),
+        *(
+            Insert(model, rows)
+            for model, rows in zip(models, (modes, pairs, streaks, ended), strict=True)
+        ),
+    ]

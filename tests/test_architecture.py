@@ -306,8 +306,6 @@ LADDER_WRITES = {
 WRITER = "ranking.ladder"
 STATEMENTS = {"ranking.board": "the board's counts", "stats.services": "the statistics' rows"}
 """Modules that build the ladder's statements for :data:`WRITER`, and what they write."""
-SQL_REPAIR = {"stats.rebuild_pairs": "the §12 figures written again by rebuild_ladder --fix"}
-"""Modules that write ladder rows in their own SQL, and why (each a known exception)."""
 ORM_WRITES = {"update", "create", "delete", "bulk_create", "bulk_update", "update_or_create"}
 PLAYER_TOTALS = {"cups", "best_cups", "cups_changed_at", "board_season", "reset_season"}
 
@@ -348,12 +346,11 @@ def ladder_writes(path: Path) -> Iterator[tuple[int, str]]:
 def test_the_ladder_has_one_writer():
     """Nothing but ``ranking.ladder`` writes the ledger, the players' totals, the statistics,
     the §12 figures or the board (KORT_RULES §7, §8, §10, §12): the modules that build those
-    statements for it write nothing themselves but through it, and the §12 repair's own SQL
-    is the one known exception."""
+    statements for it write nothing themselves but through it."""
     wrong = sorted(
         f"{module}:{line} {what}"
         for module, path in project_modules().items()
-        if module != WRITER and module not in STATEMENTS and module not in SQL_REPAIR
+        if module != WRITER and module not in STATEMENTS
         for line, what in ladder_writes(path)
     )
     assert wrong == []

@@ -11,7 +11,6 @@ from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
-import ranking.rebuild
 from players.models import Player
 from ranking.models import CupChange
 from stats.models import SeasonStats
@@ -58,17 +57,31 @@ def test_every_read_fetches_at_most_a_chunk_and_rows_of_a_player_span_reads(
     seasons,  # noqa: F811
     monkeypatch,
 ):
+    """Each read beside the players is one query on a cursor that fetches a chunk at a time
+    (``connection.chunked_cursor``): every fetch is recorded with the query's table."""
     fetched = []
-    fetch = ranking.rebuild._fetch
+    chunked = connection.chunked_cursor
 
-    def counted(cursor, sql, params):
-        rows = fetch(cursor, sql, params)
-        table = re.search(r'FROM ("\w+")(?!\))', sql)
-        assert table is not None
-        fetched.append((table.group(1), len(rows)))
-        return rows
+    def recorded():
+        cursor = chunked()
+        execute, fetchmany = cursor.execute, cursor.fetchmany
+        table = []
 
-    monkeypatch.setattr(ranking.rebuild, "_fetch", counted)
+        def executed(sql, params=None):
+            found = re.search(r'FROM ("\w+")(?!\))', sql)
+            assert found is not None
+            table.append(found.group(1))
+            return execute(sql, params)
+
+        def fetch(size):
+            rows = fetchmany(size)
+            fetched.append((table[-1], len(rows)))
+            return rows
+
+        cursor.execute, cursor.fetchmany = executed, fetch  # type: ignore[method-assign,attr-defined]
+        return cursor
+
+    monkeypatch.setattr(connection, "chunked_cursor", recorded)
     assert rebuild("--chunk", "2")[0] == 0
     assert max(rows for _, rows in fetched) <= 2
     ledger_reads = [rows for table, rows in fetched if table == '"ranking_cupchange"']

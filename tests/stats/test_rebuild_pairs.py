@@ -1,16 +1,15 @@
-"""The checker of the KORT_RULES §12 figures and the statistics per mode
-(``stats.rebuild_pairs``), which counts them in SQL: a ladder kept by finalizations and voids
-has no difference; corrupted, lost or stray rows are reported, and fixed to what the history
-gives. The same SQL runs on SQLite and on PostgreSQL (with ``DATABASE_URL``)."""
+"""The rebuild's check of the KORT_RULES §12 figures and the statistics per mode
+(``ranking.rebuild``), which replays them: a ladder kept by finalizations and voids has no
+difference; corrupted, lost or stray rows are reported, and fixed to what the history gives.
+The same reads run on SQLite and on PostgreSQL (with ``DATABASE_URL``)."""
 
 from itertools import product
 
 import pytest
 
 from matches.kort.rules import Outcome, RoundResult, Team, round_stats
-from ranking.rebuild import SEAT_CUPS
+from ranking.rebuild import STAT_FIELDS, ladder_rebuild
 from ranking.services import match_void
-from stats import rebuild_pairs
 from stats.models import EndedRun, ModeStats, PairFigures, PairSide, StreakFigures
 from tests.api_steps import PLAYERS, ids_of, match_play, round_body
 
@@ -50,12 +49,13 @@ def mode_counts() -> list:
     return sorted(rows.values_list("player_id", "season", "mode", "matches_played", "rounds_won"))
 
 
-def pairs_rebuild(*, fix: bool = False) -> list[str]:
-    """The differences the checker reports, as printed."""
+STREAK_FIELDS = "win_current, win_best, loss_current, loss_best, last_match"
+
+
+def pairs_rebuild(*, fix: bool = False, chunk: int = 2000) -> list[str]:
+    """The differences the rebuild reports, as printed."""
     found: list[str] = []
-    rebuild_pairs.pairs_rebuild(
-        lambda difference: found.append(str(difference)), cups=SEAT_CUPS, fix=fix
-    )
+    ladder_rebuild(fix=fix, chunk=chunk, report=lambda difference: found.append(str(difference)))
     return found
 
 
@@ -63,7 +63,7 @@ def test_the_figures_kept_by_the_ladder_have_no_difference(ladder):
     assert pairs_rebuild() == []
 
 
-def test_corrupted_and_lost_rows_are_reported_then_fixed(ladder, monkeypatch):
+def test_corrupted_and_lost_rows_are_reported_then_fixed(ladder):
     amir, bita, cyrus, dara = ladder
     kept = stored()
     counts = mode_counts()
@@ -76,18 +76,16 @@ def test_corrupted_and_lost_rows_are_reported_then_fixed(ladder, monkeypatch):
         player=bita, other=cyrus, side=PairSide.PARTNER, season=0, mode="room", matches=4
     )
     ModeStats.objects.filter(player=dara, season=0, mode="ranked").update(rounds_won=0)
-    monkeypatch.setattr(rebuild_pairs, "CHUNK", 2)  # several chunks of players
-
-    found = pairs_rebuild(fix=True)
+    found = pairs_rebuild(fix=True, chunk=2)  # several chunks of players
 
     # Amir against Bita: won the first (+10), lost the third (-5); the room match is void.
     corrupted = f"player {amir.id}, opponent {bita.id} (all time, all): matches, won, cups"
     assert f"{corrupted} stored (2, 0, 5), recomputed (2, 1, 5)" in found
     lost = f"player {cyrus.id}, partner {amir.id} (all time, ranked): matches, won, cups"
-    assert f"{lost} stored None, recomputed (3, 2, 15)" in found  # won, lost, won
+    assert f"{lost} stored none, recomputed (3, 2, 15)" in found  # won, lost, won
     assert any(line.startswith(f"player {bita.id}, streaks (all time, all)") for line in found)
     stray = f"player {bita.id}, partner {cyrus.id} (all time, room): matches, won, cups"
-    assert f"{stray} stored (4, 0, 0), recomputed None" in found
+    assert f"{stray} stored (4, 0, 0), recomputed none" in found
     assert any(
         line.startswith(f"player {dara.id}, statistics (all time, ranked)") for line in found
     )
@@ -98,7 +96,7 @@ def test_corrupted_and_lost_rows_are_reported_then_fixed(ladder, monkeypatch):
 
 def all_mode_counts() -> list:
     rows = ModeStats.objects.filter(matches_played__gt=0)
-    return sorted(rows.values_list("player_id", "season", "mode", *rebuild_pairs.MODE_FIELDS))
+    return sorted(rows.values_list("player_id", "season", "mode", *STAT_FIELDS))
 
 
 def pair_count_wrong(amir, bita, cyrus, dara) -> str:
@@ -110,15 +108,13 @@ def pair_count_wrong(amir, bita, cyrus, dara) -> str:
 
 def streak_row_missing(amir, bita, cyrus, dara) -> str:
     StreakFigures.objects.filter(player=cyrus, season=0, mode="ranked").delete()
-    return (
-        f"player {cyrus.id}, streaks (all time, ranked): {rebuild_pairs.STREAKS.field} stored None"
-    )
+    return f"player {cyrus.id}, streaks (all time, ranked): {STREAK_FIELDS} stored none"
 
 
 def streak_row_extra(amir, bita, cyrus, dara) -> str:
     StreakFigures.objects.create(player=amir, season=7, mode="room", win_current=2, win_best=2)
     subject = f"player {amir.id}, streaks (season 7, room)"
-    return f"{subject}: {rebuild_pairs.STREAKS.field} stored (2, 2, 0, 0, None), recomputed None"
+    return f"{subject}: {STREAK_FIELDS} stored (2, 2, 0, 0, None), recomputed none"
 
 
 def mode_count_wrong(amir, bita, cyrus, dara) -> str:
@@ -179,7 +175,8 @@ def test_the_fix_writes_the_runs_the_ladder_keeps(ladder):
 
 
 def test_a_rounds_counts_read_its_outcome_winner_and_shutout_team_only():
-    """The SQL counts a round by its outcome, winner and 7:0 team (``_lines_sql``)."""
+    """A round's §8 counts read its outcome, winner and 7:0 team only, not its trump nor its
+    wins."""
     for outcome, winner, shutout, team in product(Outcome, Team, (None, *Team), Team):
         first, *others = (
             round_stats(RoundResult(outcome, winner, wins, trump, shutout), team)
