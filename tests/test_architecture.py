@@ -300,7 +300,6 @@ LADDER_WRITES = {
     "board_build",
     "board_claim",
     "board_retire",
-    "update_values",
 }
 """The functions that write (or return the statements that write) the ladder's rows."""
 WRITER = "ranking.ladder"
