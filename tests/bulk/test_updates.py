@@ -9,7 +9,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from bulk.updates import AddedByKey, AtLeast, ByKey, FieldValue, Insert, Update, run
+from bulk.updates import Insert, Update, Upsert, run
 from players.models import Player
 from players.services import player_create
 from ranking.models import CupChange
@@ -29,13 +29,9 @@ def test_each_row_gets_the_value_of_its_key_and_the_others_keep_theirs(db):
             [
                 Update(
                     Player,
-                    "id",
-                    [amir.pk, nima.pk],
-                    {
-                        "cups": ByKey("id", {amir.pk: 12, nima.pk: -7}),
-                        "best_cups": ByKey("id", {amir.pk: 12, nima.pk: 0}),
-                        "cups_changed_at": FieldValue(at),
-                    },
+                    ("id",),
+                    {"cups": "=", "best_cups": "=", "cups_changed_at": "="},
+                    [(amir.pk, 12, 12, at), (nima.pk, -7, 0, at)],
                 )
             ]
         )
@@ -55,18 +51,8 @@ def test_amounts_are_added_by_group_negative_ones_too_and_where_narrows_the_rows
                 player=player, season=season, cups=0, best_cups=0, matches_played=5
             )
 
-    played_by_key = AddedByKey("player_id", [(2, [amir.pk]), (-1, [nima.pk])])
-    run(
-        [
-            Update(
-                SeasonStats,
-                "player_id",
-                [amir.pk, nima.pk, sara.pk],
-                {"matches_played": played_by_key},
-                {"season": 2},
-            )
-        ]
-    )
+    played = [(amir.pk, 2), (nima.pk, -1), (sara.pk, 0)]
+    run([Update(SeasonStats, ("player_id",), {"matches_played": "+"}, played, {"season": 2})])
 
     played = dict(
         ((row.player_id, row.season), row.matches_played) for row in SeasonStats.objects.all()
@@ -79,32 +65,22 @@ def test_at_least_keeps_the_higher_of_the_column_and_the_value(db):
     amir, nima = _players("amir", "nima")
     SeasonStats.objects.create(player=amir, season=1, cups=0, best_cups=10)
     SeasonStats.objects.create(player=nima, season=1, cups=0, best_cups=10)
-    totals = ByKey("player_id", {amir.pk: 4, nima.pk: 15})
+    totals = [(amir.pk, 4), (nima.pk, 15)]
 
-    run(
-        [
-            Update(
-                SeasonStats,
-                "player_id",
-                [amir.pk, nima.pk],
-                {"best_cups": AtLeast(totals)},
-                {"season": 1},
-            )
-        ]
-    )
+    run([Update(SeasonStats, ("player_id",), {"best_cups": "max"}, totals, {"season": 1})])
 
     best = dict(SeasonStats.objects.values_list("player_id", "best_cups"))
     assert (best[amir.pk], best[nima.pk]) == (10, 15)
 
 
-def test_no_keys_or_no_assignments_write_nothing(db):
+def test_no_rows_or_no_columns_write_nothing(db):
     (amir,) = _players("amir")
 
     with CaptureQueriesContext(connection) as statements:
         run(
             [
-                Update(Player, "id", [], {"cups": ByKey("id", {amir.pk: 3})}),
-                Update(Player, "id", [amir.pk], {}),
+                Update(Player, ("id",), {"cups": "="}, []),
+                Update(Player, ("id",), {}, [(amir.pk,)]),
                 Insert(PlayerStats, []),
             ]
         )
@@ -125,7 +101,7 @@ def test_inserted_rows_take_the_defaults_and_existing_ones_are_skipped(db, monke
     ]
 
     with CaptureQueriesContext(connection) as statements:
-        run([Insert(SeasonStats, inserted, skip_existing=True)])
+        run([Insert(SeasonStats, inserted, Upsert(("player_id", "season")))])
 
     # The two statements are two round trips too: together they carry more values than one
     # round trip may.
@@ -137,15 +113,32 @@ def test_inserted_rows_take_the_defaults_and_existing_ones_are_skipped(db, monke
     assert rows == {amir.pk: (9, 9, 4, 0), nima.pk: (5, 5, 0, 0), sara.pk: (5, 5, 0, 0)}
 
 
-def test_an_insert_that_breaks_a_unique_constraint_fails_without_skip_existing(db):
+def test_an_insert_that_breaks_a_unique_constraint_fails_unless_it_skips_the_row(db):
     (amir,) = _players("amir")
     run([Insert(PlayerStats, [{"player_id": amir.pk}])])
 
     with pytest.raises(IntegrityError), transaction.atomic():
         run([Insert(PlayerStats, [{"player_id": amir.pk}])])
-    run([Insert(PlayerStats, [{"player_id": amir.pk}], skip_existing=True)])
+    run([Insert(PlayerStats, [{"player_id": amir.pk}], Upsert(("player_id",)))])
 
     assert PlayerStats.objects.filter(player=amir).count() == 1
+
+
+def test_an_upsert_adds_to_the_row_it_meets_or_replaces_its_columns(db):
+    amir, nima = _players("amir", "nima")
+    run([Insert(PlayerStats, [{"player_id": amir.pk, "matches_played": 3, "matches_won": 2}])])
+    adding = Upsert(("player_id",), ("matches_played", "matches_won"), adding=True)
+    rows = [
+        {"player_id": amir.pk, "matches_played": 1, "matches_won": 0},
+        {"player_id": nima.pk, "matches_played": 1, "matches_won": 1},
+    ]
+
+    run([Insert(PlayerStats, rows, adding)])
+    added = set(PlayerStats.objects.values_list("player_id", "matches_played", "matches_won"))
+    run([Insert(PlayerStats, rows[:1], Upsert(("player_id",), ("matches_played",)))])
+
+    assert added == {(amir.pk, 4, 2), (nima.pk, 1, 1)}
+    assert PlayerStats.objects.get(player=amir).matches_played == 1
 
 
 def test_a_tuple_key_updates_the_rows_of_its_values_only(db):
@@ -156,16 +149,8 @@ def test_a_tuple_key_updates_the_rows_of_its_values_only(db):
         )
     key = ("player_id", "side", "season", "mode", "other_id")
 
-    run(
-        [
-            Update(
-                PairFigures,
-                key,
-                [(amir.pk, PairSide.PARTNER, ALL_SEASONS, ALL_MODES, nima.pk)],
-                {"matches": AddedByKey("player_id", [(-1, [amir.pk])])},
-            )
-        ]
-    )
+    rows = [(amir.pk, PairSide.PARTNER, ALL_SEASONS, ALL_MODES, nima.pk, -1)]
+    run([Update(PairFigures, key, {"matches": "+"}, rows)])
 
     assert dict(PairFigures.objects.values_list("side", "matches")) == {
         PairSide.PARTNER: 2,
@@ -183,7 +168,7 @@ def _writes(amir: Player, nima: Player, at: datetime) -> list[Insert | Update]:
     return [
         Insert(CupChange, ledger),
         Update(
-            Player, "id", [amir.pk, nima.pk], {"cups": FieldValue(5), "best_cups": FieldValue(5)}
+            Player, ("id",), {"cups": "=", "best_cups": "="}, [(amir.pk, 5, 5), (nima.pk, 5, 5)]
         ),
         Insert(PlayerStats, [{"player_id": amir.pk, "matches_played": 1, "matches_won": 1}]),
     ]
