@@ -1,13 +1,9 @@
-"""A change's writes as plain values, sent together in one round trip on PostgreSQL (see the
-package's docstring).
+"""A change's writes as plain values, run together: one round trip on PostgreSQL.
 
-:class:`Insert` writes rows of a model; a row meeting a stored one on a unique index may be
-skipped, replace the stored row's columns, or add to them (:class:`Upsert`): the adding
-upsert, and any upsert on a partial unique index, are writes the ORM's ``bulk_create`` does not
-make. :class:`Update` sets the rows of some keys each to its own values (set, added, or the
-higher kept), :class:`Delete` removes rows by key. The ORM makes those two, but one ``execute``
-a statement: :func:`run` renders these values as SQL and sends a finalization's writes
-(KORT_RULES §7, §8, §12) to the server at once. Every other write uses the ORM.
+:class:`Insert` writes rows of a model, which may skip, replace or add to a stored row they
+meet (:class:`Upsert`: ``bulk_create`` neither adds nor names a partial index); :class:`Update`
+sets rows by key, each to its own values; :class:`Delete` removes rows by key. The ORM makes
+the last two, but one ``execute`` each. Every value is a parameter.
 """
 
 from __future__ import annotations
@@ -34,7 +30,7 @@ def _quoted(name: str) -> str:
 class Upsert:
     """What an inserted row does on meeting a stored one on the unique index of the columns
     ``key`` (``where``: a partial index's condition, SQL over the columns): without
-    ``columns``, nothing (it is skipped); else the stored row takes the row's ``columns`` or,
+    ``columns`` nothing (it is skipped); else the stored row takes the row's ``columns`` or,
     with ``adding``, adds them to its own (a negative amount takes a row back down)."""
 
     key: Sequence[str]
@@ -44,22 +40,21 @@ class Upsert:
 
     def clause(self, table: str) -> str:
         """The ``ON CONFLICT`` clause of an ``INSERT INTO table`` (``table`` quoted)."""
-        target = f" ({', '.join(map(_quoted, self.key))})"
         where = f" WHERE {self.where}" if self.where else ""
         sets = ", ".join(
             f"{q} = {table}.{q} + excluded.{q}" if self.adding else f"{q} = excluded.{q}"
             for q in map(_quoted, self.columns)
         )
-        return f" ON CONFLICT{target}{where} DO " + (f"UPDATE SET {sets}" if sets else "NOTHING")
+        action = f"UPDATE SET {sets}" if sets else "NOTHING"
+        return f" ON CONFLICT ({', '.join(map(_quoted, self.key))}){where} DO {action}"
 
 
 @dataclass(frozen=True)
 class Insert:
-    """``INSERT`` ``rows`` of ``model`` (keys: the names of concrete fields; the auto primary
-    key left to the database; a column no row gives takes its field's default), one statement
-    per :data:`INSERT_PARAMS` values, and ``on_conflict`` what a row meeting a stored one does
-    (none: the insert fails). On PostgreSQL the rows are one array per column (``SELECT FROM
-    unnest(...)``, in the order given), so the text is the same whatever the rows."""
+    """``INSERT`` ``rows`` of ``model`` (keys: column names of concrete fields; the auto
+    primary key is left to the database, a column a row does not give takes its field's
+    default), ``on_conflict`` telling what a row meeting a stored one does (None: the insert
+    fails). A column no row gives whose default is an integer is written as that number."""
 
     model: type[Model]
     rows: Sequence[Mapping[str, Any]]
@@ -67,63 +62,39 @@ class Insert:
 
     def rendered(self, connection: BaseDatabaseWrapper) -> list[Rendered]:
         given = frozenset(column for row in self.rows for column in row)
-        passed, columns, marks, unnested = _insert_layout(self.model, connection.alias, given)
+        passed, written, chosen = _insert_layout(self.model, given)
+        fields = _columns(self.model, connection.alias, passed)[0]
+        rows = [
+            [row[c] if c in row else f.get_default() for c, f in zip(passed, fields, strict=True)]
+            for row in self.rows
+        ]
         table = _quoted(self.model._meta.db_table)
         conflict = "" if self.on_conflict is None else self.on_conflict.clause(table)
-        per_statement = max(1, INSERT_PARAMS // max(1, len(passed)))
-        statements = []
-        for start in range(0, len(self.rows), per_statement):
-            batch = self.rows[start : start + per_statement]
-            values = [
-                _saved(f, [row[c] if c in row else f.get_default() for row in batch], connection)
-                for c, f in passed
-            ]
-            if unnested and passed:
-                source, params = unnested, values
-            else:
-                source = f"VALUES {', '.join([marks] * len(batch))}"
-                params = [value for row in zip(*values, strict=True) for value in row]
-            sql = f"INSERT INTO {table} ({columns}) {source}{conflict}"
-            statements.append((sql, params, len(batch) * len(passed)))
-        return statements
+        insert = f"INSERT INTO {table} ({written}) SELECT {chosen} FROM v WHERE true{conflict}"
+        return _statements(self.model, passed, rows, connection, insert)
 
 
 @functools.cache
-def _insert_layout(
-    model: type[Model], alias: str, given: frozenset[str]
-) -> tuple[list[tuple[str, Field]], str, str, str]:
-    """The columns of inserts of ``model`` on the database ``alias`` whose rows give the
-    columns ``given``, worked out once: those passed as parameters, each with its field (a
-    column not given whose default is an integer is written as that number), every column
-    written as SQL, one row's ``VALUES`` tuple and, on PostgreSQL, the ``SELECT`` from one
-    array per passed column."""
-    connection = connections[alias]
-    fields = [
-        (str(field.column), field)
-        for field in model._meta.concrete_fields
-        if not (field.primary_key and field.get_internal_type() in AUTO_FIELDS)
+def _insert_layout(model: type[Model], given: frozenset[str]) -> tuple[tuple[str, ...], str, str]:
+    """For inserts of ``model`` whose rows give the columns ``given``: the columns passed as
+    values (the others' default is an integer), every column written and what each takes."""
+    written = [
+        (str(f.column), f)
+        for f in model._meta.concrete_fields
+        if not (f.primary_key and f.get_internal_type() in AUTO_FIELDS)
     ]
-    constant = {c: f.default for c, f in fields if c not in given and type(f.default) is int}
-    passed = [(column, field) for column, field in fields if column not in constant]
-    unnested = ""
-    if connection.vendor == "postgresql":
-        arrays = ", ".join(f"CAST(%s AS {field.db_type(connection)}[])" for _, field in passed)
-        chosen = ", ".join(
-            str(constant[c]) if c in constant else f"u.{_quoted(c)}" for c, _ in fields
-        )
-        named = ", ".join(_quoted(column) for column, _ in passed)
-        unnested = f"SELECT {chosen} FROM unnest({arrays}) AS u ({named})"
-    columns = ", ".join(_quoted(column) for column, _ in fields)
-    marks = "(" + ", ".join(str(constant.get(column, "%s")) for column, _ in fields) + ")"
-    return passed, columns, marks, unnested
+    constant = {c: f.default for c, f in written if c not in given and type(f.default) is int}
+    passed = tuple(column for column, _ in written if column not in constant)
+    chosen = ", ".join(str(constant[c]) if c in constant else f"v.{_quoted(c)}" for c, _ in written)
+    return passed, ", ".join(_quoted(column) for column, _ in written), chosen
 
 
 @dataclass(frozen=True)
 class Update:
     """``UPDATE`` the rows of ``model`` whose columns ``key`` hold the first values of one of
     ``rows`` (and each column of ``where`` its value): each of ``columns`` takes the row's next
-    value, by its mode: ``"="`` set to it, ``"+"`` raised by it, ``"max"`` the higher of the
-    two. Nothing without rows or columns. The names are the model's columns, never input."""
+    value by its mode, ``"="`` set to it, ``"+"`` raised by it, ``"max"`` the higher of the
+    two. Nothing without rows or columns."""
 
     model: type[Model]
     key: Sequence[str]
@@ -134,83 +105,78 @@ class Update:
     def rendered(self, connection: BaseDatabaseWrapper) -> list[Rendered]:
         if not self.rows or not self.columns:
             return []
-        names = (*self.key, *self.columns)
-        sql, first, marks = _update_layout(
-            self.model, connection.alias, names, tuple(self.columns.values()), tuple(self.where)
+        table = _quoted(self.model._meta.db_table)
+        higher = "MAX" if connection.vendor == "sqlite" else "GREATEST"
+        sets = ", ".join(
+            MODES[mode].format(c=_quoted(column), t=table, higher=higher)
+            for column, mode in self.columns.items()
         )
-        fields = [_field(self.model, name) for name in names]
-        per_statement = max(1, INSERT_PARAMS // len(names))
-        statements = []
-        for start in range(0, len(self.rows), per_statement):
-            batch = self.rows[start : start + per_statement]
-            columns = [
-                _saved(f, [row[n] for row in batch], connection) for n, f in enumerate(fields)
-            ]
-            params = [value for row in zip(*columns, strict=True) for value in row]
-            rows = ", ".join([first, *[marks] * (len(batch) - 1)])
-            statements.append((sql.format(rows=rows), [*params, *self.where.values()], len(params)))
-        return statements
+        matched = [f"{table}.{_quoted(c)} = v.{_quoted(c)}" for c in self.key]
+        matched += [f"{table}.{_quoted(c)} = %s" for c in self.where]
+        update = f"UPDATE {table} SET {sets} FROM v WHERE {' AND '.join(matched)}"
+        names = (*self.key, *self.columns)
+        return _statements(self.model, names, self.rows, connection, update, self.where.values())
+
+
+MODES = {"=": "{c} = v.{c}", "+": "{c} = {t}.{c} + v.{c}", "max": "{c} = {higher}({t}.{c}, v.{c})"}
+"""What an :class:`Update`'s column takes by its mode, from the row's value ``v``."""
+
+
+def _statements(
+    model: type[Model],
+    names: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    connection: BaseDatabaseWrapper,
+    statement: str,
+    extra: Iterable[Any] = (),
+) -> list[Rendered]:
+    """``statement`` reading a table ``v`` of the columns ``names`` holding ``rows`` (``WITH
+    v``, each value as the model's field saves it), its parameters then ``extra``: one per
+    :data:`INSERT_PARAMS` values. On PostgreSQL ``v`` is one array per column (``unnest``,
+    rows in their order), so the text is the same whatever the rows."""
+    fields, arrays = _columns(model, connection.alias, tuple(names))
+    per_statement = max(1, INSERT_PARAMS // len(names))
+    statements = []
+    for start in range(0, len(rows), per_statement):
+        batch = rows[start : start + per_statement]
+        values = [_saved(f, [row[n] for row in batch], connection) for n, f in enumerate(fields)]
+        if arrays:
+            source, params = arrays, values
+        else:
+            marks = "(" + ", ".join(["%s"] * len(names)) + ")"
+            source = f"VALUES {', '.join([marks] * len(batch))}"
+            params = [value for row in zip(*values, strict=True) for value in row]
+        sql = f"WITH v ({', '.join(map(_quoted, names))}) AS ({source}) {statement}"
+        statements.append((sql, [*params, *extra], len(batch) * len(names)))
+    return statements
 
 
 @functools.cache
-def _update_layout(
-    model: type[Model],
-    alias: str,
-    names: tuple[str, ...],
-    modes: tuple[str, ...],
-    where: tuple[str, ...],
-) -> tuple[str, str, str]:
-    """The text of an :class:`Update` of ``model`` on the database ``alias`` (its rows left as
-    ``{rows}``), its first row's tuple (on PostgreSQL, cast to the columns' types) and the
-    other rows' tuple."""
+def _columns(model: type[Model], alias: str, names: tuple[str, ...]) -> tuple[list[Field], str]:
+    """The fields of the columns ``names`` of ``model`` and, on the PostgreSQL database
+    ``alias``, the rows of one array per column (else ``""``): worked out once, since the
+    ORM takes longer to find the column types than the statement takes to send."""
+    fields = [f for f in map(model._meta.get_field, names) if isinstance(f, Field)]
+    assert len(fields) == len(names), f"{model.__name__}: {names} are not all columns"
     connection = connections[alias]
-    table = _quoted(model._meta.db_table)
-    key = len(names) - len(modes)
-    higher = "MAX" if connection.vendor == "sqlite" else "GREATEST"
-    sets = {
-        "=": "{c} = v.{c}",
-        "+": f"{{c}} = {table}.{{c}} + v.{{c}}",
-        "max": f"{{c}} = {higher}({table}.{{c}}, v.{{c}})",
-    }
-    assigned = ", ".join(
-        sets[mode].format(c=_quoted(n)) for n, mode in zip(names[key:], modes, strict=True)
-    )
-    conditions = [f"{table}.{_quoted(n)} = v.{_quoted(n)}" for n in names[:key]]
-    conditions += [f"{table}.{_quoted(n)} = %s" for n in where]
-    marks = "(" + ", ".join(["%s"] * len(names)) + ")"
-    first = marks
-    if connection.vendor == "postgresql":
-        types = [_field(model, name).db_type(connection) for name in names]
-        first = "(" + ", ".join(f"CAST(%s AS {t})" for t in types) + ")"
-    sql = (
-        f"WITH v ({', '.join(map(_quoted, names))}) AS (VALUES {{rows}}) UPDATE {table} "
-        f"SET {assigned} FROM v WHERE {' AND '.join(conditions)}"
-    )
-    return sql, first, marks
-
-
-def _field(model: type[Model], name: str) -> Field:
-    concrete = model._meta.get_field(name)
-    assert isinstance(concrete, Field), f"{model.__name__}.{name} is not a column"
-    return concrete
+    if connection.vendor != "postgresql":
+        return fields, ""
+    arrays = ", ".join(f"CAST(%s AS {f.db_type(connection)}[])" for f in fields)
+    return fields, f"SELECT * FROM unnest({arrays})"
 
 
 @dataclass(frozen=True)
 class Delete:
-    """``DELETE`` the rows of ``model`` whose column ``key`` is one of ``keys``; nothing if
-    there are none."""
+    """``DELETE`` the rows of ``model`` whose column ``key`` is one of ``keys`` (if any)."""
 
     model: type[Model]
     key: str
     keys: Sequence[int]
 
     def rendered(self, connection: BaseDatabaseWrapper) -> list[Rendered]:
-        if not self.keys:
-            return []
         marks = ", ".join(["%s"] * len(self.keys))
-        table = _quoted(self.model._meta.db_table)
-        sql = f"DELETE FROM {table} WHERE {_quoted(self.key)} IN ({marks})"
-        return [(sql, sorted(self.keys), len(self.keys))]
+        sql = f"DELETE FROM {_quoted(self.model._meta.db_table)} WHERE {_quoted(self.key)} IN"
+        return [(f"{sql} ({marks})", sorted(self.keys), len(self.keys))] if self.keys else []
 
 
 Statement = Insert | Update | Delete
@@ -218,16 +184,11 @@ Statement = Insert | Update | Delete
 
 
 def run(statements: Iterable[Statement]) -> None:
-    """Run ``statements`` in their order, each on the database that writes of its model go
-    to, inside the caller's transaction.
-
-    On PostgreSQL, consecutive statements on one database go to the server together, joined
-    with ``;`` in one ``execute``: one round trip for up to :data:`INSERT_PARAMS` values. That
-    takes psycopg's client-side binding, which Django's backend uses unless ``OPTIONS`` sets
-    ``server_side_binding`` (docs/scaling.md): each statement is bound with its own parameters
-    (``mogrify``, whose parse of a statement's text psycopg keeps for the next call) and the
-    bound statements are sent together. With server-side binding, and on SQLite, one
-    ``execute`` a statement."""
+    """Run ``statements`` in order, each on the database its model is written to, in the
+    caller's transaction. On PostgreSQL with client-side binding (Django's default; see
+    docs/scaling.md) consecutive statements on one database are each bound (``mogrify``) and
+    sent joined with ``;`` in one ``execute``, up to :data:`INSERT_PARAMS` values a round
+    trip; else one ``execute`` a statement."""
     trips: list[tuple[str, list[Rendered]]] = []
     carried = 0
     for statement in statements:
@@ -242,47 +203,31 @@ def run(statements: Iterable[Statement]) -> None:
             else:
                 trips.append((alias, [rendered]))
                 carried = rendered[2]
-    for alias, rendered_list in trips:
+    for alias, trip in trips:
         with connections[alias].cursor() as cursor:
-            if len(rendered_list) == 1:
-                cursor.execute(rendered_list[0][0], rendered_list[0][1])
+            if len(trip) == 1:
+                cursor.execute(trip[0][0], trip[0][1])
             else:
-                cursor.execute(
-                    "; ".join(cursor.mogrify(sql, params) for sql, params, _ in rendered_list)
-                )
+                cursor.execute("; ".join(cursor.mogrify(sql, params) for sql, params, _ in trip))
 
 
 def _saved(field: Field, values: list[Any], connection: BaseDatabaseWrapper) -> list[Any]:
     """``values`` of the model's ``field`` as it saves them on ``connection``; an ``int`` of
     an integer column (a foreign key to an integer key too) and a ``str`` of a text column
     are saved as they are (the conversion only checks them), so they skip it."""
-    column = field.target_field if isinstance(field, ForeignKey) else field
-    plain = PLAIN_TYPES.get(column.get_internal_type())
-    return [
-        value if type(value) is plain else field.get_db_prep_save(value, connection)
-        for value in values
-    ]
+    kind = (field.target_field if isinstance(field, ForeignKey) else field).get_internal_type()
+    plain = (
+        int
+        if kind.endswith(("IntegerField", "AutoField"))
+        else str
+        if kind == "CharField"
+        else None
+    )
+    return [v if type(v) is plain else field.get_db_prep_save(v, connection) for v in values]
 
 
 INSERT_PARAMS = 30_000
-"""Values one statement of many rows carries at most, and one round trip of :func:`run`: a
-parameter each where each value is one (SQLite takes 32,766), the arrays' lengths together in
-PostgreSQL's inserts."""
+"""Values one statement carries at most, and one round trip of :func:`run`: a parameter each
+where each value is one (SQLite takes 32,766), the arrays' lengths together on PostgreSQL."""
 AUTO_FIELDS = ("AutoField", "BigAutoField", "SmallAutoField")
 """Primary keys the database numbers itself."""
-PLAIN_TYPES = {
-    **dict.fromkeys(
-        (
-            "IntegerField",
-            "BigIntegerField",
-            "SmallIntegerField",
-            "PositiveIntegerField",
-            "PositiveBigIntegerField",
-            "PositiveSmallIntegerField",
-            *AUTO_FIELDS,
-        ),
-        int,
-    ),
-    "CharField": str,
-}
-"""The Python type whose values a column of each field type saves as they are."""
