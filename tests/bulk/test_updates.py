@@ -52,8 +52,8 @@ def test_amounts_are_added_by_group_negative_ones_too_and_where_narrows_the_rows
                 player=player, season=season, cups=0, best_cups=0, matches_played=5
             )
 
-    played = [(amir.pk, 2), (nima.pk, -1), (sara.pk, 0)]
-    run([Update(SeasonStats, ("player_id",), {"matches_played": "+"}, played, {"season": 2})])
+    amounts = [(amir.pk, 2), (nima.pk, -1), (sara.pk, 0)]
+    run([Update(SeasonStats, ("player_id",), {"matches_played": "+"}, amounts, {"season": 2})])
 
     played = dict(
         ((row.player_id, row.season), row.matches_played) for row in SeasonStats.objects.all()
