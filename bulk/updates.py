@@ -64,14 +64,14 @@ class Insert:
         given = frozenset(column for row in self.rows for column in row)
         passed, written, chosen = _insert_layout(self.model, given)
         fields = _columns(self.model, connection.alias, passed)[0]
-        rows = [
-            [row[c] if c in row else f.get_default() for c, f in zip(passed, fields, strict=True)]
-            for row in self.rows
+        columns = [
+            [row[c] if c in row else f.get_default() for row in self.rows]
+            for c, (f, _) in zip(passed, fields, strict=True)
         ]
         table = _quoted(self.model._meta.db_table)
         conflict = "" if self.on_conflict is None else self.on_conflict.clause(table)
         insert = f"INSERT INTO {table} ({written}) SELECT {chosen} FROM v WHERE true{conflict}"
-        return _statements(self.model, passed, rows, connection, insert)
+        return _statements(self.model, passed, columns, connection, insert)
 
 
 @functools.cache
@@ -115,7 +115,8 @@ class Update:
         matched += [f"{table}.{_quoted(c)} = %s" for c in self.where]
         update = f"UPDATE {table} SET {sets} FROM v WHERE {' AND '.join(matched)}"
         names = (*self.key, *self.columns)
-        return _statements(self.model, names, self.rows, connection, update, self.where.values())
+        columns = list(zip(*self.rows, strict=True))
+        return _statements(self.model, names, columns, connection, update, self.where.values())
 
 
 MODES = {"=": "{c} = v.{c}", "+": "{c} = {t}.{c} + v.{c}", "max": "{c} = {higher}({t}.{c}, v.{c})"}
@@ -125,44 +126,58 @@ MODES = {"=": "{c} = v.{c}", "+": "{c} = {t}.{c} + v.{c}", "max": "{c} = {higher
 def _statements(
     model: type[Model],
     names: Sequence[str],
-    rows: Sequence[Sequence[Any]],
+    columns: Sequence[Sequence[Any]],
     connection: BaseDatabaseWrapper,
     statement: str,
     extra: Iterable[Any] = (),
 ) -> list[Rendered]:
-    """``statement`` reading a table ``v`` of the columns ``names`` holding ``rows`` (``WITH
-    v``, each value as the model's field saves it), its parameters then ``extra``: one per
-    :data:`INSERT_PARAMS` values. On PostgreSQL ``v`` is one array per column (``unnest``,
-    rows in their order), so the text is the same whatever the rows."""
-    fields, arrays = _columns(model, connection.alias, tuple(names))
+    """``statement`` reading a table ``v`` of the columns ``names`` holding ``columns`` (the
+    values of each, saved as the model's field saves them), its parameters then ``extra``:
+    one per :data:`INSERT_PARAMS` values. On PostgreSQL ``v`` is one array per column
+    (``unnest``, rows in their order), so the text is the same whatever the rows."""
+    fields, source, marks = _columns(model, connection.alias, tuple(names))
     per_statement = max(1, INSERT_PARAMS // len(names))
     statements = []
-    for start in range(0, len(rows), per_statement):
-        batch = rows[start : start + per_statement]
-        values = [_saved(f, [row[n] for row in batch], connection) for n, f in enumerate(fields)]
-        if arrays:
-            source, params = arrays, values
-        else:
-            marks = "(" + ", ".join(["%s"] * len(names)) + ")"
-            source = f"VALUES {', '.join([marks] * len(batch))}"
-            params = [value for row in zip(*values, strict=True) for value in row]
-        sql = f"WITH v ({', '.join(map(_quoted, names))}) AS ({source}) {statement}"
-        statements.append((sql, [*params, *extra], len(batch) * len(names)))
+    for start in range(0, len(columns[0]) if columns else 0, per_statement):
+        values = [
+            [
+                v if type(v) is plain else f.get_db_prep_save(v, connection)
+                for v in column[start : start + per_statement]
+            ]
+            for (f, plain), column in zip(fields, columns, strict=True)
+        ]
+        rows = len(values[0])
+        params = values if not marks else [v for row in zip(*values, strict=True) for v in row]
+        sql = source.format(rows=", ".join([marks] * rows)) if marks else source
+        statements.append((f"{sql} {statement}", [*params, *extra], rows * len(names)))
     return statements
 
 
 @functools.cache
-def _columns(model: type[Model], alias: str, names: tuple[str, ...]) -> tuple[list[Field], str]:
-    """The fields of the columns ``names`` of ``model`` and, on the PostgreSQL database
-    ``alias``, the rows of one array per column (else ``""``): worked out once, since the
-    ORM takes longer to find the column types than the statement takes to send."""
+def _columns(
+    model: type[Model], alias: str, names: tuple[str, ...]
+) -> tuple[list[tuple[Field, type | None]], str, str]:
+    """The fields of the columns ``names`` of ``model``, each with the type of the values it
+    saves as they are (an ``int`` of an integer column, a ``str`` of a text column: their
+    conversion only checks them), the ``WITH v`` that holds them on the database ``alias``
+    (on SQLite its ``VALUES`` left as ``{rows}``) and one row's tuple (SQLite). Worked out
+    once: the ORM takes longer to find the column types than the statement takes to send."""
     fields = [f for f in map(model._meta.get_field, names) if isinstance(f, Field)]
     assert len(fields) == len(names), f"{model.__name__}: {names} are not all columns"
+    kinds = [
+        (f.target_field if isinstance(f, ForeignKey) else f).get_internal_type() for f in fields
+    ]
+    plain = [
+        int if k.endswith(("IntegerField", "AutoField")) else str if k == "CharField" else None
+        for k in kinds
+    ]
     connection = connections[alias]
+    with_v = f"WITH v ({', '.join(map(_quoted, names))}) AS"
     if connection.vendor != "postgresql":
-        return fields, ""
+        marks = "(" + ", ".join(["%s"] * len(names)) + ")"
+        return list(zip(fields, plain, strict=True)), f"{with_v} (VALUES {{rows}})", marks
     arrays = ", ".join(f"CAST(%s AS {f.db_type(connection)}[])" for f in fields)
-    return fields, f"SELECT * FROM unnest({arrays})"
+    return list(zip(fields, plain, strict=True)), f"{with_v} (SELECT * FROM unnest({arrays}))", ""
 
 
 @dataclass(frozen=True)
@@ -209,21 +224,6 @@ def run(statements: Iterable[Statement]) -> None:
                 cursor.execute(trip[0][0], trip[0][1])
             else:
                 cursor.execute("; ".join(cursor.mogrify(sql, params) for sql, params, _ in trip))
-
-
-def _saved(field: Field, values: list[Any], connection: BaseDatabaseWrapper) -> list[Any]:
-    """``values`` of the model's ``field`` as it saves them on ``connection``; an ``int`` of
-    an integer column (a foreign key to an integer key too) and a ``str`` of a text column
-    are saved as they are (the conversion only checks them), so they skip it."""
-    kind = (field.target_field if isinstance(field, ForeignKey) else field).get_internal_type()
-    plain = (
-        int
-        if kind.endswith(("IntegerField", "AutoField"))
-        else str
-        if kind == "CharField"
-        else None
-    )
-    return [v if type(v) is plain else field.get_db_prep_save(v, connection) for v in values]
 
 
 INSERT_PARAMS = 30_000
