@@ -1,16 +1,15 @@
 """A change's writes as plain values, run together: one round trip on PostgreSQL.
 
-:class:`Insert` writes rows of a model, which may skip, replace or add to a stored row they
-meet (:class:`Upsert`: ``bulk_create`` neither adds nor names a partial index); :class:`Update`
-sets rows by key, each to its own values; :class:`Delete` removes rows by key. The ORM makes
-the last two, but one ``execute`` each. Every value is a parameter.
-"""
+:class:`Insert` writes rows that may skip, replace or add to a stored row they meet
+(:class:`Upsert`: ``bulk_create`` neither adds nor names a partial index); :class:`Update` sets
+rows by key, each to its own values, :class:`Delete` removes them: the ORM makes those two, but
+one ``execute`` each. Every value is a parameter."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, router
@@ -63,15 +62,15 @@ class Insert:
     def rendered(self, connection: BaseDatabaseWrapper) -> list[Rendered]:
         given = frozenset(column for row in self.rows for column in row)
         passed, written, chosen = _insert_layout(self.model, given)
-        fields = _columns(self.model, connection.alias, passed)[0]
+        layout = _columns(self.model, connection.alias, passed)
         columns = [
             [row[c] if c in row else f.get_default() for row in self.rows]
-            for c, (f, _) in zip(passed, fields, strict=True)
+            for c, (f, _) in zip(passed, layout[0], strict=True)
         ]
         table = _quoted(self.model._meta.db_table)
         conflict = "" if self.on_conflict is None else self.on_conflict.clause(table)
         insert = f"INSERT INTO {table} ({written}) SELECT {chosen} FROM v WHERE true{conflict}"
-        return _statements(self.model, passed, columns, connection, insert)
+        return _statements(layout, columns, connection, insert)
 
 
 @functools.cache
@@ -92,15 +91,13 @@ def _insert_layout(model: type[Model], given: frozenset[str]) -> tuple[tuple[str
 @dataclass(frozen=True)
 class Update:
     """``UPDATE`` the rows of ``model`` whose columns ``key`` hold the first values of one of
-    ``rows`` (and each column of ``where`` its value): each of ``columns`` takes the row's next
-    value by its mode, ``"="`` set to it, ``"+"`` raised by it, ``"max"`` the higher of the
-    two. Nothing without rows or columns."""
+    ``rows``: each of ``columns`` takes the row's next value by its mode, ``"="`` set to it,
+    ``"+"`` raised by it, ``"max"`` the higher of the two. Nothing without rows or columns."""
 
     model: type[Model]
     key: Sequence[str]
     columns: Mapping[str, str]
     rows: Sequence[Sequence[Any]]
-    where: Mapping[str, Any] = field(default_factory=dict)
 
     def rendered(self, connection: BaseDatabaseWrapper) -> list[Rendered]:
         if not self.rows or not self.columns:
@@ -112,11 +109,10 @@ class Update:
             for column, mode in self.columns.items()
         )
         matched = [f"{table}.{_quoted(c)} = v.{_quoted(c)}" for c in self.key]
-        matched += [f"{table}.{_quoted(c)} = %s" for c in self.where]
         update = f"UPDATE {table} SET {sets} FROM v WHERE {' AND '.join(matched)}"
-        names = (*self.key, *self.columns)
+        layout = _columns(self.model, connection.alias, (*self.key, *self.columns))
         columns = list(zip(*self.rows, strict=True))
-        return _statements(self.model, names, columns, connection, update, self.where.values())
+        return _statements(layout, columns, connection, update)
 
 
 MODES = {"=": "{c} = v.{c}", "+": "{c} = {t}.{c} + v.{c}", "max": "{c} = {higher}({t}.{c}, v.{c})"}
@@ -124,19 +120,17 @@ MODES = {"=": "{c} = v.{c}", "+": "{c} = {t}.{c} + v.{c}", "max": "{c} = {higher
 
 
 def _statements(
-    model: type[Model],
-    names: Sequence[str],
+    layout: Layout,
     columns: Sequence[Sequence[Any]],
     connection: BaseDatabaseWrapper,
     statement: str,
-    extra: Iterable[Any] = (),
 ) -> list[Rendered]:
-    """``statement`` reading a table ``v`` of the columns ``names`` holding ``columns`` (the
-    values of each, saved as the model's field saves them), its parameters then ``extra``:
-    one per :data:`INSERT_PARAMS` values. On PostgreSQL ``v`` is one array per column
-    (``unnest``, rows in their order), so the text is the same whatever the rows."""
-    fields, source, marks = _columns(model, connection.alias, tuple(names))
-    per_statement = max(1, INSERT_PARAMS // len(names))
+    """``statement`` reading a table ``v`` of the columns of ``layout`` (:func:`_columns`)
+    holding ``columns`` (the values of each, saved as its field saves them), one per
+    :data:`INSERT_PARAMS` values. On PostgreSQL ``v`` is one array per
+    column (``unnest``, rows in their order), so the text is the same whatever the rows."""
+    fields, source, marks = layout
+    per_statement = max(1, INSERT_PARAMS // len(fields))
     statements = []
     for start in range(0, len(columns[0]) if columns else 0, per_statement):
         values = [
@@ -147,37 +141,44 @@ def _statements(
             for (f, plain), column in zip(fields, columns, strict=True)
         ]
         rows = len(values[0])
-        params = values if not marks else [v for row in zip(*values, strict=True) for v in row]
+        if marks:
+            params = [v for row in zip(*values, strict=True) for v in row]
+        else:  # an integer column as an array literal, which psycopg would quote value by value
+            params = [
+                "{" + ",".join(map(str, c)) + "}" if p is int and None not in c else c
+                for (_, p), c in zip(fields, values, strict=True)
+            ]
         sql = source.format(rows=", ".join([marks] * rows)) if marks else source
-        statements.append((f"{sql} {statement}", [*params, *extra], rows * len(names)))
+        statements.append((f"{sql} {statement}", params, rows * len(fields)))
     return statements
 
 
+Layout = tuple[list[tuple[Field, type | None]], str, str]
+"""What :func:`_columns` works out."""
+
+
 @functools.cache
-def _columns(
-    model: type[Model], alias: str, names: tuple[str, ...]
-) -> tuple[list[tuple[Field, type | None]], str, str]:
-    """The fields of the columns ``names`` of ``model``, each with the type of the values it
-    saves as they are (an ``int`` of an integer column, a ``str`` of a text column: their
-    conversion only checks them), the ``WITH v`` that holds them on the database ``alias``
-    (on SQLite its ``VALUES`` left as ``{rows}``) and one row's tuple (SQLite). Worked out
-    once: the ORM takes longer to find the column types than the statement takes to send."""
+def _columns(model: type[Model], alias: str, names: tuple[str, ...]) -> Layout:
+    """The fields of the columns ``names`` of ``model`` with :func:`_plain`, the ``WITH v`` of
+    their values on the database ``alias`` (SQLite: ``VALUES`` of ``{rows}``, each the tuple
+    last returned), worked out once: the ORM finds column types slower than a statement runs."""
     fields = [f for f in map(model._meta.get_field, names) if isinstance(f, Field)]
     assert len(fields) == len(names), f"{model.__name__}: {names} are not all columns"
-    kinds = [
-        (f.target_field if isinstance(f, ForeignKey) else f).get_internal_type() for f in fields
-    ]
-    plain = [
-        int if k.endswith(("IntegerField", "AutoField")) else str if k == "CharField" else None
-        for k in kinds
-    ]
-    connection = connections[alias]
+    typed = [(f, _plain(f)) for f in fields]
     with_v = f"WITH v ({', '.join(map(_quoted, names))}) AS"
+    connection = connections[alias]
     if connection.vendor != "postgresql":
-        marks = "(" + ", ".join(["%s"] * len(names)) + ")"
-        return list(zip(fields, plain, strict=True)), f"{with_v} (VALUES {{rows}})", marks
+        return typed, f"{with_v} (VALUES {{rows}})", "(" + ", ".join(["%s"] * len(names)) + ")"
     arrays = ", ".join(f"CAST(%s AS {f.db_type(connection)}[])" for f in fields)
-    return list(zip(fields, plain, strict=True)), f"{with_v} (SELECT * FROM unnest({arrays}))", ""
+    return typed, f"{with_v} (SELECT * FROM unnest({arrays}))", ""
+
+
+def _plain(field: Field) -> type | None:
+    """The type of the values ``field`` saves as they are, as its conversion only checks them:
+    ``int`` for an integer column (a foreign key to one too), ``str`` for a text column."""
+    kind = (field.target_field if isinstance(field, ForeignKey) else field).get_internal_type()
+    integer = kind.endswith(("IntegerField", "AutoField"))
+    return int if integer else str if kind == "CharField" else None
 
 
 @dataclass(frozen=True)

@@ -172,11 +172,14 @@ def _added(
     """The rows of ``model`` of the players of ``values`` (``(counts, player ids)`` pairs, and
     each column of ``where`` its value), each column that some team moves raised by the amount
     of the row's team: one statement, rows in player id order."""
+    where = where or {}
     columns = sorted({name for counts, _ in values for name, n in counts.items() if n})
     rows = sorted(
-        [pid, *(counts[name] for name in columns)] for counts, ids in values for pid in ids
+        [pid, *where.values(), *(counts[name] for name in columns)]
+        for counts, ids in values
+        for pid in ids
     )
-    return Update(model, ("player_id",), dict.fromkeys(columns, "+"), rows, where or {})
+    return Update(model, ("player_id", *where), dict.fromkeys(columns, "+"), rows)
 
 
 def season_stats_open(season: int, totals: Mapping[int, int]) -> list[Statement]:
@@ -194,9 +197,9 @@ def season_cups_record(season: int, totals: Mapping[int, int]) -> list[Statement
     """After a cup change in ``season`` (a match or a void; rows open): the statement that
     sets each player's season ``cups`` to their new total ``totals[player id]`` and
     ``best_cups`` to the higher of the two (§10). One statement whatever the players."""
-    rows = [(pid, total, total) for pid, total in sorted(totals.items())]
+    rows = [(pid, season, total, total) for pid, total in sorted(totals.items())]
     modes = {"cups": "=", "best_cups": "max"}
-    return [Update(SeasonStats, ("player_id",), modes, rows, {"season": season})]
+    return [Update(SeasonStats, ("player_id", "season"), modes, rows)]
 
 
 def stats_replace(

@@ -1,7 +1,7 @@
 """The one-statement writes of the finalization's hot path (``bulk.updates``), on the
 database the suite runs on (SQLite here, PostgreSQL in CI): each row gets its own value, the
-rows outside the keys and the ``where`` keep theirs, a statement is one query, and on
-PostgreSQL a sequence of them is one round trip."""
+rows outside the keys keep theirs, a statement is one query, and on PostgreSQL a sequence of
+them is one round trip."""
 
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -44,7 +44,7 @@ def test_each_row_gets_the_value_of_its_key_and_the_others_keep_theirs(db):
     assert rows[sara.pk] == (0, None)
 
 
-def test_amounts_are_added_by_group_negative_ones_too_and_where_narrows_the_rows(db):
+def test_amounts_are_added_by_group_negative_ones_too_and_the_key_narrows_the_rows(db):
     amir, nima, sara = _players("amir", "nima", "sara")
     for player in (amir, nima, sara):
         for season in (1, 2):
@@ -52,8 +52,8 @@ def test_amounts_are_added_by_group_negative_ones_too_and_where_narrows_the_rows
                 player=player, season=season, cups=0, best_cups=0, matches_played=5
             )
 
-    amounts = [(amir.pk, 2), (nima.pk, -1), (sara.pk, 0)]
-    run([Update(SeasonStats, ("player_id",), {"matches_played": "+"}, amounts, {"season": 2})])
+    amounts = [(amir.pk, 2, 2), (nima.pk, 2, -1), (sara.pk, 2, 0)]
+    run([Update(SeasonStats, ("player_id", "season"), {"matches_played": "+"}, amounts)])
 
     played = dict(
         ((row.player_id, row.season), row.matches_played) for row in SeasonStats.objects.all()
@@ -66,9 +66,9 @@ def test_at_least_keeps_the_higher_of_the_column_and_the_value(db):
     amir, nima = _players("amir", "nima")
     SeasonStats.objects.create(player=amir, season=1, cups=0, best_cups=10)
     SeasonStats.objects.create(player=nima, season=1, cups=0, best_cups=10)
-    totals = [(amir.pk, 4), (nima.pk, 15)]
+    totals = [(amir.pk, 1, 4), (nima.pk, 1, 15)]
 
-    run([Update(SeasonStats, ("player_id",), {"best_cups": "max"}, totals, {"season": 1})])
+    run([Update(SeasonStats, ("player_id", "season"), {"best_cups": "max"}, totals)])
 
     best = dict(SeasonStats.objects.values_list("player_id", "best_cups"))
     assert (best[amir.pk], best[nima.pk]) == (10, 15)
