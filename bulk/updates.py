@@ -130,7 +130,7 @@ def _statements(
     :data:`INSERT_PARAMS` values. On PostgreSQL ``v`` is one array per
     column (``unnest``, rows in their order), so the text is the same whatever the rows."""
     fields, source, marks = layout
-    per_statement = max(1, INSERT_PARAMS // len(fields))
+    per_statement = max(1, INSERT_PARAMS // max(1, len(fields)))
     statements = []
     for start in range(0, len(columns[0]) if columns else 0, per_statement):
         values = [
