@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bulk.updates import FieldValue, Update, run
 from delivery.queue import queue_on_commit
 from matches.kort.rules import (
     BavanDecision,
@@ -143,11 +142,10 @@ def rounds_save(match: Match, rounds: Sequence[Round]) -> None:
 
 
 def _advanced_save(match: Match) -> None:
-    """Write the :data:`ADVANCED_FIELDS` of ``match`` (its row held by the caller): what
-    ``save(update_fields=...)`` writes, in one ``UPDATE`` built without the ORM's compiler
-    (``bulk.updates``), since every finished round makes it."""
-    assignments = {name: FieldValue(getattr(match, name)) for name in ADVANCED_FIELDS}
-    run([Update(Match, "id", [match.pk], assignments)])
+    """Write the :data:`ADVANCED_FIELDS` of ``match`` (its row held by the caller) in one
+    ``UPDATE``, without the signals of ``save``."""
+    values = {name: getattr(match, name) for name in ADVANCED_FIELDS}
+    Match.objects.filter(pk=match.pk).update(**values)
 
 
 ADVANCED_FIELDS = [

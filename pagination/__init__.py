@@ -40,8 +40,7 @@ class CursorPages(CursorPagination):
     """DRF's cursor pages, where a ``cursor`` that is none of the list's is a 400 on ``cursor``
     (``domain.paging.InvalidCursor``): one that does not decode, and one whose position is no
     value of the order's field (``p=abc`` for an id). The position is checked against that
-    field's type (a model field or an annotation) before the page is read, so a wrong one never
-    reaches the database."""
+    model field's type before the page is read, so a wrong one never reaches the database."""
 
     listed: QuerySet
 
@@ -64,8 +63,4 @@ class CursorPages(CursorPagination):
 
     def _order_field(self) -> Field:
         """The field of the order's first column, whose values a cursor's position holds."""
-        name = self.ordering[0].lstrip("-")
-        annotation = self.listed.query.annotations.get(name)
-        if annotation is not None:
-            return annotation.output_field
-        return self.listed.model._meta.get_field(name)
+        return self.listed.model._meta.get_field(self.ordering[0].lstrip("-"))

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from django.db import connections, router
 from django.db.models import Count, QuerySet
 
-from bulk.updates import AddedByKey, Insert, Statement, Update, Upsert, run
+from bulk.updates import Insert, Statement, Update, Upsert, run
 from players.models import LEADERBOARD_ORDER, ON_A_BOARD, Player, may_be_on_a_board
 from ranking.models import BoardCount, BoardTotal
 from seasons.selectors import current_season
@@ -149,10 +149,9 @@ def board_moves(season: int, moves: Iterable[Move]) -> list[Statement]:
     statements: list[Statement] = []
     joined = sum(delta for _, delta in changed)
     if joined:  # the total's row, which every move of the season shares, only when it moves
-        added = AddedByKey("season", [(joined, [season])])
-        statements.append(Update(BoardTotal, "season", [season], {"players": added}))
+        statements.append(Update(BoardTotal, ("season",), {"players": "+"}, [(season, joined)]))
     rows = [{"season": season, "cups": cups, "players": delta} for cups, delta in changed]
-    statements.append(Insert(BoardCount, rows, replacing=COUNT_ADDED))
+    statements.append(Insert(BoardCount, rows, COUNT_ADDED))
     return statements
 
 

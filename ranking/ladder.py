@@ -47,7 +47,7 @@ from django.db import connections, router, transaction
 from django.db.models import QuerySet
 
 from bulk.sql import id_in, int_rows
-from bulk.updates import ByKey, FieldValue, Insert, Statement, Update, Upsert, run, update_values
+from bulk.updates import Insert, Statement, Update, Upsert, run
 from matches.kort.rules import Mode, StatsLine
 from players.models import BOARD_ELIGIBLE, Player
 from ranking.board import (
@@ -150,6 +150,9 @@ PLAYER_FIELDS = {
 }
 """The ``Player`` fields that hold a :class:`PlayerLadder`, with the state's names."""
 
+TOTALS = ("cups", "best_cups", "cups_changed_at")
+"""The fields of a player's total."""
+
 
 def ladder_apply(
     change: LadderChange,
@@ -215,43 +218,16 @@ def _ledger_row(player_id: int, row: Ledger) -> dict[str, object]:
 
 
 def _players_written(players: Sequence[Player], states: Mapping[int, PlayerLadder]) -> list[Update]:
-    """The players' rows set to their new states where they differ (the ``Player`` objects
-    follow): totals by key, stamped with their change's time; each other field by its value."""
-    totals: dict[object, list[Player]] = {}
-    fields: dict[tuple[str, object], list[int]] = {}
+    """The rows of the players whose state changed set to their new states, in one statement
+    (the ``Player`` objects follow)."""
+    rows = []
     for player in players:
-        state = states[player.pk]
-        if (player.cups, player.best_cups, player.cups_changed_at) != (
-            state.cups,
-            state.best_cups,
-            state.changed_at,
-        ):
-            totals.setdefault(state.changed_at, []).append(player)
-        for name, held in PLAYER_FIELDS.items():
-            value = getattr(state, held)
-            if name not in TOTALS and getattr(player, name) != value:
-                fields.setdefault((name, value), []).append(player.pk)
+        values = [getattr(states[player.pk], held) for held in PLAYER_FIELDS.values()]
+        if values != [getattr(player, name) for name in PLAYER_FIELDS]:
+            rows.append([player.pk, *values])
+        for name, value in zip(PLAYER_FIELDS, values, strict=True):
             setattr(player, name, value)
-    statements = [
-        Update(
-            Player,
-            "id",
-            [player.pk for player in moved],
-            {
-                "cups": ByKey("id", {player.pk: player.cups for player in moved}),
-                "best_cups": ByKey("id", {player.pk: player.best_cups for player in moved}),
-                "cups_changed_at": FieldValue(at),
-            },
-        )
-        for at, moved in totals.items()
-    ]
-    for (name, value), ids in fields.items():
-        statements.append(Update(Player, "id", ids, {name: FieldValue(value)}))
-    return statements
-
-
-TOTALS = ("cups", "best_cups", "cups_changed_at")
-"""The fields of a player's total, written together by key."""
+    return [Update(Player, ("id",), dict.fromkeys(PLAYER_FIELDS, "="), rows)]
 
 
 def _season_rows(rows: Sequence[tuple[int, Row]]) -> list[Statement]:
@@ -449,10 +425,11 @@ def ladder_repair(repair: LadderRepair) -> None:
     stored = Player.objects.filter(pk__in=ids).only("cups", "board_season", *BOARD_ELIGIBLE)
     before = {p.pk: p.cups if is_on_board(p, repair.season) else None for p in stored}
     names = [*TOTALS, "board_season"]
-    states = [
-        [pid, *(getattr(repair.players[pid], PLAYER_FIELDS[n]) for n in names)] for pid in ids
+    written = [
+        Player(pk=pid, **{n: getattr(repair.players[pid], PLAYER_FIELDS[n]) for n in names})
+        for pid in ids
     ]
-    update_values(Player, "id", names, states)
+    Player.objects.bulk_update(written, names)
     seasons = {key: values for key, values in repair.seasons.items() if values is not None}
     stats_replace(repair.stats, seasons, [key for key in repair.seasons if key not in seasons])
     for key in sorted(key for key, values in repair.ledger.items() if values is None):
@@ -470,7 +447,7 @@ def ladder_repair(repair: LadderRepair) -> None:
             if row_kind == kind and values is not None
         ]
         columns = sorted({name for row in rows for name in row} - {*unique.key, "kind"})
-        ledger.append(Insert(CupChange, rows, replacing=replace(unique, columns=columns)))
+        ledger.append(Insert(CupChange, rows, replace(unique, columns=columns)))
     run([*ledger, *figures_replace(repair.figures)])
     if repair.recount:
         board_build(repair.season)

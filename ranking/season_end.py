@@ -49,16 +49,14 @@ import logging
 import time
 import uuid
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import connections, router, transaction
-from django.db.models import F, Q, QuerySet, Value, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Q
 from django.utils import timezone
 
 from matches.models import Match, MatchStatus
-from players.models import BOARD_ELIGIBLE, LEADERBOARD_ORDER
+from players.models import BOARD_ELIGIBLE, LEADERBOARD_ORDER, Player
 from ranking.ladder import ladder_close, ladder_reset
 from ranking.models import SeasonEnd, SeasonEndStep, SeasonStanding
 from ranking.services import match_finalize
@@ -243,7 +241,7 @@ def _matches_finalize(number: int, runner: str) -> None:
 def _standings_freeze(number: int, runner: str) -> None:
     """Step 3: freeze the season's final standings (§10) in one statement: the board, still
     the current one, ranked in its order by a window function, each row with the player's
-    cups, best cups and ranked matches of the season (:func:`standings_rows`)."""
+    cups, best cups and ranked matches of the season (:func:`standings_freeze`)."""
     with transaction.atomic():
         end = _progress_locked(number, runner)
         frozen = standings_freeze(number)
@@ -251,44 +249,36 @@ def _standings_freeze(number: int, runner: str) -> None:
     logger.info("season %s: standings frozen through rank %s", number, frozen)
 
 
-def standings_rows(number: int) -> QuerySet[SeasonStats, Any]:
-    """The final standings of season ``number`` as its board gives them now (the players of
-    ``ranking.board.board_players``, filtered in the join that reads their statistics): per
-    player on it, ``(season, player, rank, cups, best_cups, matches_played, matches_won)``,
-    the rank numbered in ``LEADERBOARD_ORDER`` by ``ROW_NUMBER()`` (no two players share one,
-    as on the board)."""
-    order = [
-        F(f"player__{name.removeprefix('-')}").desc()
-        if name.startswith("-")
-        else F(f"player__{name}").asc()
-        for name in LEADERBOARD_ORDER
-    ]
-    on_board = {f"player__{name}": value for name, value in BOARD_ELIGIBLE.items()}
-    rows = SeasonStats.objects.filter(season=number, player__board_season=number, **on_board)
-    return rows.order_by().annotate(
-        frozen_season=Value(number),
-        rank=Window(RowNumber(), order_by=order),
-        cups_at_end=F("player__cups"),
-    ).values_list(
-        "frozen_season", "player_id", "rank", "cups_at_end", "best_cups", "ranked_played",
-        "ranked_won",
-    )  # fmt: skip
-
-
 def standings_freeze(number: int) -> int:
-    """Write the final standings of season ``number`` (:func:`standings_rows`) with one
-    ``INSERT ... SELECT``, in the caller's transaction; returns how many rows it wrote."""
-    sql, params = standings_rows(number).query.sql_with_params()
+    """Write the final standings of season ``number`` as its board gives them now (the
+    players of ``ranking.board.board_players``, filtered in the join that reads their
+    statistics) with one ``INSERT ... SELECT``, in the caller's transaction: per player on it,
+    ``(season, player, rank, cups, best_cups, matches_played, matches_won)``, the rank
+    numbered in ``LEADERBOARD_ORDER`` by ``ROW_NUMBER()`` (no two players share one, as on the
+    board). Returns how many rows it wrote."""
     connection = connections[router.db_for_write(SeasonStanding)]
     quote = connection.ops.quote_name
+    player = {field.name: quote(str(field.column)) for field in Player._meta.concrete_fields}
+    order = ", ".join(
+        f"p.{player[name.removeprefix('-')]} {'DESC' if name.startswith('-') else 'ASC'}"
+        for name in LEADERBOARD_ORDER
+    )
+    on_board = "".join(f" AND p.{player[name]} = %s" for name in BOARD_ELIGIBLE)
     column = {field.name: str(field.column) for field in SeasonStanding._meta.concrete_fields}
     fields = ("season", "player", "rank", "cups", "best_cups", "matches_played", "matches_won")
     columns = ", ".join(quote(column[name]) for name in fields)
+    select = (
+        f"SELECT %s, s.player_id, ROW_NUMBER() OVER (ORDER BY {order}), p.{player['cups']}, "
+        f"s.best_cups, s.ranked_played, s.ranked_won FROM {quote(SeasonStats._meta.db_table)} s "
+        f"JOIN {quote(Player._meta.db_table)} p ON p.{player['id']} = s.player_id "
+        f"WHERE s.season = %s AND p.{player['board_season']} = %s{on_board}"
+    )
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":  # the board sorted in memory, not on disk
             cursor.execute(f"SET LOCAL work_mem = '{SORT_MEMORY}'")
         cursor.execute(
-            f"INSERT INTO {quote(SeasonStanding._meta.db_table)} ({columns}) {sql}", params
+            f"INSERT INTO {quote(SeasonStanding._meta.db_table)} ({columns}) {select}",
+            [number, number, number, *BOARD_ELIGIBLE.values()],
         )
         return cursor.rowcount
 

@@ -22,7 +22,7 @@ from django.db import connections, router, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from bulk.updates import FieldValue, Insert, Update, Upsert
+from bulk.updates import Insert, Update, Upsert
 from domain.errors import Conflict, NotFound, RuleError
 from matches.kort.rules import Mode
 from matches.models import Match, MatchStatus, Seat
@@ -80,8 +80,8 @@ def match_finalize(match_id: int) -> bool:
             players,
             season,
             then=[
-                Update(Match, "id", [match_id], {"finalized_at": FieldValue(now)}),
-                Insert(FinalizedCount, [{"slot": slot, "matches": 1}], replacing=ONE_MORE),
+                Update(Match, ("id",), {"finalized_at": "="}, [(match_id, now)]),
+                Insert(FinalizedCount, [{"slot": slot, "matches": 1}], ONE_MORE),
             ],
         )
     return True
@@ -212,18 +212,16 @@ def _voids_apply(
     players = players_locked({*also, *(pid for f in voided.values() for pid in f.human_teams)})
     by_id = {player.pk: player for player in players}
     now = timezone.now()
-    marked = {
-        "status": FieldValue(MatchStatus.VOID.value),
-        "void_reason": FieldValue(reason),
-        "voided_at": FieldValue(now),
-        "void_season": FieldValue(season.number),
-    }
+    marked = {"status": "=", "void_reason": "=", "voided_at": "=", "void_season": "="}
+    values = (MatchStatus.VOID.value, reason, now, season.number)
     # Each match is marked void with its own change: until then its players' streak runs
     # still count it, as the seats they read a run's matches from do (KORT_RULES §12).
     for match_id, facts in voided.items():
         change = voided_change(match_id, facts, season.number, now)
         players = [by_id[pid] for pid in change.player_ids]
-        ladder_apply(change, players, season, then=[Update(Match, "id", [match_id], marked)])
+        ladder_apply(
+            change, players, season, then=[Update(Match, ("id",), marked, [(match_id, *values)])]
+        )
     return by_id
 
 

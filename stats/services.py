@@ -24,17 +24,7 @@ from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
 
-from bulk.updates import (
-    AddedByKey,
-    AtLeast,
-    ByKey,
-    Delete,
-    Insert,
-    Statement,
-    Update,
-    Upsert,
-    run,
-)
+from bulk.updates import Delete, Insert, Statement, Update, Upsert
 from matches.kort.rules import (
     Mode,
     RunKey,
@@ -120,7 +110,7 @@ def stats_add(
     values = [(stats_values(line), ids) for line, ids in teams]
     all_time: Statement
     if _taken_back(teams):
-        all_time = Update(PlayerStats, "player_id", player_ids, _added(values))
+        all_time = _added(PlayerStats, values)
     else:
         all_time = _lines_inserted(PlayerStats, ("player_id",), values, [{}])
     if ranked:
@@ -130,7 +120,7 @@ def stats_add(
         ]
     return [
         all_time,
-        Update(SeasonStats, "player_id", player_ids, _added(values), {"season": season}),
+        _added(SeasonStats, values, {"season": season}),
         *mode_stats_add(teams, season=season, mode=Mode.RANKED if ranked else Mode.ROOM),
     ]
 
@@ -145,11 +135,7 @@ def mode_stats_add(
     values = [(stats_values(line), ids) for line, ids in teams]
     variants = [{"season": variant, "mode": str(mode)} for variant in (ALL_SEASONS, season)]
     if _taken_back(teams):
-        player_ids = sorted(pid for _, ids in teams for pid in ids)
-        return [
-            Update(ModeStats, "player_id", player_ids, _added(values), variant)
-            for variant in variants
-        ]
+        return [_added(ModeStats, values, variant) for variant in variants]
     return [_lines_inserted(ModeStats, ("player_id", "season", "mode"), values, variants)]
 
 
@@ -175,16 +161,25 @@ def _lines_inserted(
         for variant in variants
     ]
     rows.sort(key=lambda row: tuple(row[name] for name in key))
-    return Insert(model, rows, replacing=Upsert(key, tuple(values[0][0]), adding=True))
+    return Insert(model, rows, Upsert(key, tuple(values[0][0]), adding=True))
 
 
-def _added(values: Sequence[tuple[dict[str, int], Sequence[int]]]) -> dict[str, AddedByKey]:
-    """Each column that some team's ``values`` move, raised by the amount of the row's team."""
+def _added(
+    model: type[PlayerStats | SeasonStats | ModeStats],
+    values: Sequence[tuple[dict[str, int], Sequence[int]]],
+    where: Mapping[str, Any] | None = None,
+) -> Update:
+    """The rows of ``model`` of the players of ``values`` (``(counts, player ids)`` pairs, and
+    each column of ``where`` its value), each column that some team moves raised by the amount
+    of the row's team: one statement, rows in player id order."""
+    where = where or {}
     columns = sorted({name for counts, _ in values for name, n in counts.items() if n})
-    return {
-        name: AddedByKey("player_id", [(counts[name], ids) for counts, ids in values])
-        for name in columns
-    }
+    rows = sorted(
+        [pid, *where.values(), *(counts[name] for name in columns)]
+        for counts, ids in values
+        for pid in ids
+    )
+    return Update(model, ("player_id", *where), dict.fromkeys(columns, "+"), rows)
 
 
 def season_stats_open(season: int, totals: Mapping[int, int]) -> list[Statement]:
@@ -195,23 +190,16 @@ def season_stats_open(season: int, totals: Mapping[int, int]) -> list[Statement]
         {"player_id": pid, "season": season, "cups": total, "best_cups": total}
         for pid, total in sorted(totals.items())
     ]
-    return [Insert(SeasonStats, rows, skip_existing=True)]
+    return [Insert(SeasonStats, rows, Upsert(("player_id", "season")))]
 
 
 def season_cups_record(season: int, totals: Mapping[int, int]) -> list[Statement]:
     """After a cup change in ``season`` (a match or a void; rows open): the statement that
     sets each player's season ``cups`` to their new total ``totals[player id]`` and
     ``best_cups`` to the higher of the two (§10). One statement whatever the players."""
-    total = ByKey("player_id", totals)
-    return [
-        Update(
-            SeasonStats,
-            "player_id",
-            totals.keys(),
-            {"cups": total, "best_cups": AtLeast(total)},
-            {"season": season},
-        )
-    ]
+    rows = [(pid, season, total, total) for pid, total in sorted(totals.items())]
+    modes = {"cups": "=", "best_cups": "max"}
+    return [Update(SeasonStats, ("player_id", "season"), modes, rows)]
 
 
 def stats_replace(
@@ -226,8 +214,10 @@ def stats_replace(
     season); a row written keeps its key."""
     if totals:
         columns = sorted({name for values in totals.values() for name in values})
-        rows = [{"player_id": pid, **totals[pid]} for pid in sorted(totals)]
-        run([Insert(PlayerStats, rows, replacing=Upsert(("player_id",), columns))])
+        rows = [PlayerStats(player_id=pid, **totals[pid]) for pid in sorted(totals)]
+        PlayerStats.objects.bulk_create(
+            rows, update_conflicts=True, unique_fields=["player"], update_fields=columns
+        )
     by_season: dict[int, list[int]] = {}
     for player_id, season in stale:
         by_season.setdefault(season, []).append(player_id)
@@ -235,11 +225,13 @@ def stats_replace(
         SeasonStats.objects.filter(season=season, player_id__in=sorted(player_ids)).delete()
     if seasons:
         columns = sorted({name for values in seasons.values() for name in values})
-        rows = [
-            {"player_id": pid, "season": number, **seasons[pid, number]}
+        stats = [
+            SeasonStats(player_id=pid, season=number, **seasons[pid, number])
             for pid, number in sorted(seasons)
         ]
-        run([Insert(SeasonStats, rows, replacing=Upsert(("player_id", "season"), columns))])
+        SeasonStats.objects.bulk_create(
+            stats, update_conflicts=True, unique_fields=["player", "season"], update_fields=columns
+        )
 
 
 # --- Partners, opponents and streaks (KORT_RULES §12) ------------------------------------------
@@ -262,7 +254,7 @@ def pairs_follow(table: MatchTable) -> list[Statement]:
     rows = pair_rows(table)
     if table.sign > 0:
         adding = Upsert(PAIR_UNIQUE, PAIR_COUNTS, adding=True)
-        return [Insert(PairFigures, rows, replacing=adding)]
+        return [Insert(PairFigures, rows, adding)]
     return [_pairs_taken_back(rows)]
 
 
@@ -297,15 +289,9 @@ def pair_rows(table: MatchTable) -> list[dict[str, Any]]:
 
 def _pairs_taken_back(rows: Sequence[Mapping]) -> Update:
     """The (negative) amounts of ``rows`` added to the stored pair rows, which a finalization
-    made: one ``UPDATE`` whatever the rows (rows of one player share their amounts)."""
-    amounts = {row["player_id"]: {name: row[name] for name in PAIR_COUNTS} for row in rows}
-    keys = [tuple(row[name] for name in PAIR_UNIQUE) for row in rows]
-    return Update(
-        PairFigures,
-        PAIR_UNIQUE,
-        keys,
-        _added([(counts, [pid]) for pid, counts in sorted(amounts.items())]),
-    )
+    made: one ``UPDATE`` whatever the rows."""
+    values = [[row[name] for name in (*PAIR_UNIQUE, *PAIR_COUNTS)] for row in rows]
+    return Update(PairFigures, PAIR_UNIQUE, dict.fromkeys(PAIR_COUNTS, "+"), values)
 
 
 STREAK_COUNTS = ("win_current", "win_best", "loss_current", "loss_best")
@@ -361,7 +347,7 @@ def streaks_follow(table: MatchTable) -> list[Statement]:
     return [
         Delete(EndedRun, "id", gone),
         Insert(EndedRun, ended),
-        Insert(StreakFigures, rows, replacing=STREAK_WRITE),
+        Insert(StreakFigures, rows, STREAK_WRITE),
     ]
 
 

@@ -300,7 +300,6 @@ LADDER_WRITES = {
     "board_build",
     "board_claim",
     "board_retire",
-    "update_values",
 }
 """The functions that write (or return the statements that write) the ladder's rows."""
 WRITER = "ranking.ladder"
@@ -313,8 +312,9 @@ PLAYER_TOTALS = {"cups", "best_cups", "cups_changed_at", "board_season", "reset_
 def ladder_writes(path: Path) -> Iterator[tuple[int, str]]:
     """``(line, what)`` for each write of the ladder's rows in the file: a call of one of
     :data:`LADDER_WRITES`, a statement (``Insert``, ``Update``, ``Delete``) or an ORM write
-    (``objects....update(...)``) of one of :data:`LADDER_MODELS` or of the players' totals,
-    an assignment to a player's total (``player.cups = ...``)."""
+    (``objects....update(...)``) of one of :data:`LADDER_MODELS` or of the players' totals (a
+    ``bulk_update`` of players, whatever its fields), an assignment to a player's total
+    (``player.cups = ...``)."""
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Assign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -341,6 +341,8 @@ def ladder_writes(path: Path) -> Iterator[tuple[int, str]]:
                 yield node.lineno, f"{root.id}.objects...{name}"
             elif isinstance(root, ast.Name) and root.id == "Player" and keys & PLAYER_TOTALS:
                 yield node.lineno, f"Player.objects...{name}({', '.join(sorted(keys))})"
+            elif isinstance(root, ast.Name) and root.id == "Player" and name == "bulk_update":
+                yield node.lineno, "Player.objects...bulk_update"
 
 
 def test_the_ladder_has_one_writer():
@@ -365,8 +367,9 @@ def test_the_writer_check_finds_each_kind_of_write(tmp_path):
         "Player.objects.filter(pk=1).update(cups=3)\n"
         "Player.objects.filter(pk=1).update(display_name='x')\n"
         "player.best_cups = 4\n"
+        "Player.objects.bulk_update(players, names)\n"
     )
-    assert sorted(line for line, _ in ladder_writes(source)) == [1, 2, 3, 4, 6]
+    assert sorted(line for line, _ in ladder_writes(source)) == [1, 2, 3, 4, 6, 7]
 
 
 def test_the_checker_finds_a_cycle_and_reads_relative_and_nested_imports(tmp_path):

@@ -1,15 +1,16 @@
 """The one-statement writes of the finalization's hot path (``bulk.updates``), on the
 database the suite runs on (SQLite here, PostgreSQL in CI): each row gets its own value, the
-rows outside the keys and the ``where`` keep theirs, a statement is one query, and on
-PostgreSQL a sequence of them is one round trip."""
+rows outside the keys keep theirs, a statement is one query, and on PostgreSQL a sequence of
+them is one round trip."""
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from bulk.updates import AddedByKey, AtLeast, ByKey, FieldValue, Insert, Update, run
+from bulk.updates import Insert, Update, Upsert, run
 from players.models import Player
 from players.services import player_create
 from ranking.models import CupChange
@@ -29,13 +30,9 @@ def test_each_row_gets_the_value_of_its_key_and_the_others_keep_theirs(db):
             [
                 Update(
                     Player,
-                    "id",
-                    [amir.pk, nima.pk],
-                    {
-                        "cups": ByKey("id", {amir.pk: 12, nima.pk: -7}),
-                        "best_cups": ByKey("id", {amir.pk: 12, nima.pk: 0}),
-                        "cups_changed_at": FieldValue(at),
-                    },
+                    ("id",),
+                    {"cups": "=", "best_cups": "=", "cups_changed_at": "="},
+                    [(amir.pk, 12, 12, at), (nima.pk, -7, 0, at)],
                 )
             ]
         )
@@ -47,7 +44,7 @@ def test_each_row_gets_the_value_of_its_key_and_the_others_keep_theirs(db):
     assert rows[sara.pk] == (0, None)
 
 
-def test_amounts_are_added_by_group_negative_ones_too_and_where_narrows_the_rows(db):
+def test_amounts_are_added_by_group_negative_ones_too_and_the_key_narrows_the_rows(db):
     amir, nima, sara = _players("amir", "nima", "sara")
     for player in (amir, nima, sara):
         for season in (1, 2):
@@ -55,18 +52,8 @@ def test_amounts_are_added_by_group_negative_ones_too_and_where_narrows_the_rows
                 player=player, season=season, cups=0, best_cups=0, matches_played=5
             )
 
-    played_by_key = AddedByKey("player_id", [(2, [amir.pk]), (-1, [nima.pk])])
-    run(
-        [
-            Update(
-                SeasonStats,
-                "player_id",
-                [amir.pk, nima.pk, sara.pk],
-                {"matches_played": played_by_key},
-                {"season": 2},
-            )
-        ]
-    )
+    amounts = [(amir.pk, 2, 2), (nima.pk, 2, -1), (sara.pk, 2, 0)]
+    run([Update(SeasonStats, ("player_id", "season"), {"matches_played": "+"}, amounts)])
 
     played = dict(
         ((row.player_id, row.season), row.matches_played) for row in SeasonStats.objects.all()
@@ -79,32 +66,22 @@ def test_at_least_keeps_the_higher_of_the_column_and_the_value(db):
     amir, nima = _players("amir", "nima")
     SeasonStats.objects.create(player=amir, season=1, cups=0, best_cups=10)
     SeasonStats.objects.create(player=nima, season=1, cups=0, best_cups=10)
-    totals = ByKey("player_id", {amir.pk: 4, nima.pk: 15})
+    totals = [(amir.pk, 1, 4), (nima.pk, 1, 15)]
 
-    run(
-        [
-            Update(
-                SeasonStats,
-                "player_id",
-                [amir.pk, nima.pk],
-                {"best_cups": AtLeast(totals)},
-                {"season": 1},
-            )
-        ]
-    )
+    run([Update(SeasonStats, ("player_id", "season"), {"best_cups": "max"}, totals)])
 
     best = dict(SeasonStats.objects.values_list("player_id", "best_cups"))
     assert (best[amir.pk], best[nima.pk]) == (10, 15)
 
 
-def test_no_keys_or_no_assignments_write_nothing(db):
+def test_no_rows_or_no_columns_write_nothing(db):
     (amir,) = _players("amir")
 
     with CaptureQueriesContext(connection) as statements:
         run(
             [
-                Update(Player, "id", [], {"cups": ByKey("id", {amir.pk: 3})}),
-                Update(Player, "id", [amir.pk], {}),
+                Update(Player, ("id",), {"cups": "="}, []),
+                Update(Player, ("id",), {}, [(amir.pk,)]),
                 Insert(PlayerStats, []),
             ]
         )
@@ -125,7 +102,7 @@ def test_inserted_rows_take_the_defaults_and_existing_ones_are_skipped(db, monke
     ]
 
     with CaptureQueriesContext(connection) as statements:
-        run([Insert(SeasonStats, inserted, skip_existing=True)])
+        run([Insert(SeasonStats, inserted, Upsert(("player_id", "season")))])
 
     # The two statements are two round trips too: together they carry more values than one
     # round trip may.
@@ -137,15 +114,33 @@ def test_inserted_rows_take_the_defaults_and_existing_ones_are_skipped(db, monke
     assert rows == {amir.pk: (9, 9, 4, 0), nima.pk: (5, 5, 0, 0), sara.pk: (5, 5, 0, 0)}
 
 
-def test_an_insert_that_breaks_a_unique_constraint_fails_without_skip_existing(db):
+def test_an_insert_that_breaks_a_unique_constraint_fails_unless_it_skips_the_row(db):
     (amir,) = _players("amir")
     run([Insert(PlayerStats, [{"player_id": amir.pk}])])
 
     with pytest.raises(IntegrityError), transaction.atomic():
         run([Insert(PlayerStats, [{"player_id": amir.pk}])])
-    run([Insert(PlayerStats, [{"player_id": amir.pk}], skip_existing=True)])
+    run([Insert(PlayerStats, [{"player_id": amir.pk}], Upsert(("player_id",)))])
 
     assert PlayerStats.objects.filter(player=amir).count() == 1
+
+
+def test_an_upsert_adds_to_the_row_it_meets_or_replaces_its_columns(db):
+    amir, nima = _players("amir", "nima")
+    run([Insert(PlayerStats, [{"player_id": amir.pk, "matches_played": 3, "matches_won": 2}])])
+    adding = Upsert(("player_id",), ("matches_played", "matches_won"), adding=True)
+    rows = [
+        {"player_id": amir.pk, "matches_played": 1, "matches_won": 0},
+        {"player_id": nima.pk, "matches_played": 1, "matches_won": 1},
+    ]
+
+    run([Insert(PlayerStats, rows, adding)])
+    added = set(PlayerStats.objects.values_list("player_id", "matches_played", "matches_won"))
+    run([Insert(PlayerStats, rows[:1], replace(adding, adding=False))])
+
+    assert added == {(amir.pk, 4, 2), (nima.pk, 1, 1)}
+    replaced = PlayerStats.objects.get(player=amir)
+    assert (replaced.matches_played, replaced.matches_won) == (1, 0)
 
 
 def test_a_tuple_key_updates_the_rows_of_its_values_only(db):
@@ -156,16 +151,8 @@ def test_a_tuple_key_updates_the_rows_of_its_values_only(db):
         )
     key = ("player_id", "side", "season", "mode", "other_id")
 
-    run(
-        [
-            Update(
-                PairFigures,
-                key,
-                [(amir.pk, PairSide.PARTNER, ALL_SEASONS, ALL_MODES, nima.pk)],
-                {"matches": AddedByKey("player_id", [(-1, [amir.pk])])},
-            )
-        ]
-    )
+    rows = [(amir.pk, PairSide.PARTNER, ALL_SEASONS, ALL_MODES, nima.pk, -1)]
+    run([Update(PairFigures, key, {"matches": "+"}, rows)])
 
     assert dict(PairFigures.objects.values_list("side", "matches")) == {
         PairSide.PARTNER: 2,
@@ -183,7 +170,7 @@ def _writes(amir: Player, nima: Player, at: datetime) -> list[Insert | Update]:
     return [
         Insert(CupChange, ledger),
         Update(
-            Player, "id", [amir.pk, nima.pk], {"cups": FieldValue(5), "best_cups": FieldValue(5)}
+            Player, ("id",), {"cups": "=", "best_cups": "="}, [(amir.pk, 5, 5), (nima.pk, 5, 5)]
         ),
         Insert(PlayerStats, [{"player_id": amir.pk, "matches_played": 1, "matches_won": 1}]),
     ]
