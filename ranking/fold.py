@@ -164,15 +164,16 @@ Row = Ledger | SeasonOpened | SeasonCups | StatsAdded | BoardMoved
 
 
 def step(state: PlayerLadder, event: Event) -> tuple[PlayerLadder, list[Row]]:
-    """The state after ``event`` and the rows it adds (module docstring). A bot's state and
-    rows stay as they are: bots get neither cups nor statistics (§7, §8)."""
+    """The state after ``event`` and the rows it adds (module docstring). A ban is kept for
+    any player; otherwise a bot's state and rows stay as they are: bots get neither cups nor
+    statistics (§7, §8)."""
+    if isinstance(event, Banned):
+        after = replace(state, banned=event.banned)
+        return after, _board_moved(state, after, event.board)
     if state.bot:
         return state, []
     if isinstance(event, SeasonReset):
         return _reset(state, event)
-    if isinstance(event, Banned):
-        after = replace(state, banned=event.banned)
-        return after, _board_moved(state, after, event.board)
     return _match(state, event)
 
 

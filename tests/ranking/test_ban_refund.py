@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 
 from matches.models import Match
 from players.models import Player
+from players.services import player_create
 from ranking.models import CupChange
 from ranking.services import match_void, player_ban, player_ban_refund
 from tests.api_steps import match_play, player_read, round_body
@@ -204,4 +205,22 @@ def test_two_refunds_a_void_and_a_ban_at_once_refund_once(api, ladder):
     assert Player.objects.get(pk=ladder["bita"]).is_banned
     assert player_read(api, ladder["amir"])["cups"] == 4
     assert player_read(api, ladder["elham"])["cups"] == 4
+    assert "No difference" in rebuild_check()
+
+
+def test_a_bot_is_banned_and_can_no_longer_be_seated(service, ladder):
+    """API.md "Banned players": a ban holds for a bot as for a human, so the bot cannot sit at
+    a new match; it moves no cups (§7)."""
+    bot = player_create(username="pawn", is_bot=True)
+
+    output = ban_player(bot.pk)
+
+    assert output.strip() == f"Player {bot.pk} is banned."
+    assert Player.objects.get(pk=bot.pk).is_banned
+    seats = [ladder["amir"], ladder["bita"], ladder["cyrus"], bot.pk]
+    refused = service.post(
+        "/api/v1/matches/", {"mode": "ranked", "seats": seats, "first_trump_seat": 0}
+    )
+    assert refused.status_code == 400, refused.data
+    assert "banned" in str(refused.data["seats"])
     assert "No difference" in rebuild_check()

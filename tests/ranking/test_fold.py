@@ -134,7 +134,8 @@ TABLE: dict[str, dict[str, tuple[dict[str, object], list[Row]]]] = {
         "unban": ({"banned": False}, [BoardMoved(SEASON, None, 9)]),
         "reset": UNCHANGED,
     },
-    "bot": dict.fromkeys(EVENTS, UNCHANGED),
+    # A bot's ban is kept, as any player's; a bot is never on a board, so it moves no count.
+    "bot": {**dict.fromkeys(EVENTS, UNCHANGED), "ban": ({"banned": True}, [])},
     "holds_reset": {
         "won": (moved(35, 35, board_season=SEASON), ranked(30, 35, None, 35)),
         "lost": (moved(24, 30, board_season=SEASON), ranked(30, 24, None, 24)),
@@ -273,9 +274,12 @@ def test_void_undoes_its_match(events: list[Event]) -> None:
 
 @given(histories(), st.integers(-50, 50), st.integers(0, 50), st.none() | st.integers(1, 5))
 def test_bots_never_change(events: list[Event], cups: int, best: int, season: int | None) -> None:
-    """§7, §8: bots get neither cups nor statistics, whatever their row holds."""
+    """§7, §8: bots get neither cups nor statistics, whatever their row holds; only a ban
+    changes them (the last one given), and never a board."""
     bot = PlayerLadder(cups, best, 0, season, bot=True, reset_season=season)
-    assert fold(bot, events) == (bot, [])
+    bans = [event.banned for event in events if isinstance(event, Banned)]
+    banned = bans[-1] if bans else bot.banned
+    assert fold(bot, events) == (replace(bot, banned=banned), [])
 
 
 @given(histories())
