@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from players.usernames import (
+    DISPLAY_NAME_MAX_LENGTH,
     USERNAME_STORED_LENGTH,
     DisplayNameError,
     UsernameError,
@@ -113,9 +114,11 @@ class Player(models.Model):
         help_text="The username case-folded (players.usernames.username_key): unique, and what "
         "lookups and searches by username compare.",
     )
-    display_name = models.CharField(max_length=80, validators=[validate_display_name])
+    display_name = models.CharField(
+        max_length=DISPLAY_NAME_MAX_LENGTH, validators=[validate_display_name]
+    )
     display_name_key = DisplayNameKeyField(
-        max_length=4 * 80,
+        max_length=4 * DISPLAY_NAME_MAX_LENGTH,
         editable=False,
         default="",
         help_text="The display name case-folded (as usernames are): what a search by display "

@@ -57,12 +57,15 @@ def username_normal(raw: str) -> str:
 
     Raises:
         UsernameError: the normal form is narrower than 3 columns or longer than 30 letters
-            (marks not counted), or holds a character that is not a letter (with at most 3
-            marks), a decimal digit, ``_``, ``.`` or ``-``.
+            (marks not counted), its case-folded form longer than its column
+            (:data:`USERNAME_STORED_LENGTH` code points), or it holds a character that is not
+            a letter (with at most 3 marks), a decimal digit, ``_``, ``.`` or ``-``.
     """
     name = unicodedata.normalize("NFKC", raw)
     letters = sum(not _is_mark(c) for c in name)
     if _columns(name) < USERNAME_MIN_LENGTH or letters > USERNAME_MAX_LENGTH:
+        raise UsernameError(raw)
+    if len(username_key(name)) > USERNAME_STORED_LENGTH:  # folding lengthens it: ß is ss
         raise UsernameError(raw)
     previous = ""
     marks = 0
@@ -99,8 +102,11 @@ def _is_mark(character: str) -> bool:
     return unicodedata.category(character).startswith(_MARKS_OF_LETTERS)
 
 
+DISPLAY_NAME_MAX_LENGTH = 80
+"""The most characters of a display name, in its NFKC form (the form stored)."""
 DISPLAY_NAME_RULE = (
-    "a display name is text of any script without control characters, line breaks or "
+    f"a display name is at most {DISPLAY_NAME_MAX_LENGTH} characters in NFKC form, "
+    "of any script, without control characters, line breaks or "
     "direction overrides (U+202A-U+202E, U+2066-U+2069), and at most "
     "{marks} combining marks on one letter"
 )
@@ -126,11 +132,14 @@ def display_name_normal(raw: str) -> str:
     Persian and Indic names need, are kept.
 
     Raises:
-        DisplayNameError: a control character (tab, line break, escape), a line or paragraph
+        DisplayNameError: longer than :data:`DISPLAY_NAME_MAX_LENGTH` characters, a control
+            character (tab, line break, escape), a line or paragraph
             separator, a direction control, or more than :data:`MARKS_PER_LETTER` marks on
             one letter.
     """
     name = unicodedata.normalize("NFKC", raw).strip()
+    if len(name) > DISPLAY_NAME_MAX_LENGTH:  # NFKC may lengthen it: U+FDFA is 18 characters
+        raise DisplayNameError(raw)
     marks = 0
     for character in name:
         category = unicodedata.category(character)

@@ -209,3 +209,30 @@ def test_a_username_longer_than_a_display_name_needs_one_given(service):
     created = create(service, longest, display_name="Bee")
     assert created.status_code == 201, created.data
     assert (created.data["username"], created.data["display_name"]) == (longest, "Bee")
+
+
+@pytest.mark.parametrize(
+    "display_name",
+    [
+        pytest.param("\ufdfa" * 80, id="ligature-of-18-characters"),
+        pytest.param("\u3300" * 80, id="square-katakana-word"),
+    ],
+)
+def test_a_display_name_longer_than_80_characters_in_nfkc_form_is_a_400(service, display_name):
+    """The length is counted in the stored NFKC form, which may be longer than the text sent."""
+    refused = create(service, "amir", display_name=display_name)
+
+    assert refused.status_code == 400
+    assert list(refused.data) == ["display_name"]
+    assert "at most 80 characters in NFKC form" in str(refused.data["display_name"])
+    assert not Player.objects.exists()
+
+
+def test_a_username_whose_case_folded_form_outgrows_its_column_is_a_400(service):
+    """30 letters ``ß`` with 3 marks each are 120 code points; folded, ``ss`` makes 150."""
+    refused = create(service, "ß\u0316\u0317\u0318" * 30, display_name="Strasse")
+
+    assert refused.status_code == 400
+    assert list(refused.data) == ["username"]
+    assert not Player.objects.exists()
+    assert create(service, "s\u0316\u0317\u0318" * 30, display_name="S").status_code == 201
