@@ -21,6 +21,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from itertools import groupby
 from operator import add, attrgetter, itemgetter, sub
 from typing import Any
 
@@ -28,7 +29,7 @@ from django.db import connections, router, transaction
 from django.db.models import QuerySet
 
 from domain.errors import Conflict
-from matches.kort.rules import Mode, StatsLine, StreakRun, Team, runs_moved, team_of
+from matches.kort.rules import Mode, StatsLine, StreakRun, Team, streaks_of_runs, team_of
 from matches.models import MatchStatus, Round, RoundStatus, Seat, stored_result
 from players.models import Player, may_be_on_a_board
 from ranking import fold
@@ -165,7 +166,7 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
     at its end, and their ``stats.services.PlayerFigures``."""
     state, figures, boards = fold.PlayerLadder(), services.PlayerFigures(), {}
     stats, seasons, ledger = list(ZEROS), dict[tuple, list](), dict[tuple, tuple]()
-    rounds, teams, runs = dict[int, list](), dict[int, dict](), dict[tuple, list]()
+    rounds, teams, games = dict[int, list](), dict[int, dict](), dict[tuple, list]()
     for row in rows["rounds"]:
         rounds.setdefault(row[1], []).append(row[2:])
     for _, match_id, other, number in rows.get("mates", ()):
@@ -182,17 +183,17 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
                                  seat.void_season, True)  # fmt: skip
             events.append(((seat.void_season, 1, seat.voided_at, 1, match_id), voided))
         elif match_id in teams:
-            table = services.MatchTable(
-                match_id, seat.completed_at, number, Mode(mode), Team(seat.winner),
-                teams[match_id], [player.pk], {} if cups is None else {player.pk: cups},
-            )  # fmt: skip
-            for pair in services.pair_rows(table):
-                key = (pair["side"], pair["season"], pair["mode"], pair["other_id"])
-                held = figures.pairs.setdefault(key, [0, 0, 0])
-                for n, name in enumerate(services.PAIR_COUNTS):
-                    held[n] += pair[name]
-            for variant in table.variants():
-                runs.setdefault(variant, []).append(((seat.completed_at, match_id), table))
+            facts = (seat.completed_at, number, Mode(mode), Team(seat.winner))
+            table = services.MatchTable(match_id, *facts, teams[match_id], [player.pk])
+            won, variants = table.won(player.pk), table.variants()
+            amounts = (1, int(won), cups or 0)
+            for other, side in table.others(player.pk):
+                for variant in variants:
+                    pair = (side, *variant, other)
+                    held = figures.pairs.get(pair, (0, 0, 0))
+                    figures.pairs[pair] = tuple(map(add, held, amounts))
+            for variant in variants:
+                games.setdefault(variant, []).append(((seat.completed_at, match_id), won))
     events += [] if player.is_bot else [((season + 1, 0), None) for season in ends]
     resets = {row[6]: row[4] for row in rows["ledger"] if row[1] == CupKind.SEASON_RESET}
     for key, event in sorted(events, key=itemgetter(0)):
@@ -218,22 +219,22 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
                 season[:RANKED] = map(combine, season[:RANKED], step.line)
                 for variant in ((tables.ALL_SEASONS, step.mode), (step.season, step.mode)):
                     counts = figures.modes.get(variant, ZEROS)
-                    figures.modes[variant] = list(map(combine, counts, step.line))
+                    figures.modes[variant] = tuple(map(combine, counts, step.line))
                 if step.ranked:
                     season[RANKED] += step.sign * step.line[0]
                     season[RANKED + 1] += step.sign * step.line[1]
-    for variant, matches in runs.items():
-        streaks, done = services.StreakState(), list[StreakRun]()
-        for at_match, table in sorted(matches, key=itemgetter(0)):
-            moved = runs_moved(
-                (), streaks.current, streaks.streaks, at_match, table.won(player.pk), True
-            )
-            streaks = services.StreakState(moved.streaks, moved.current)
-            done += moved.ended
-        figures.streaks[variant] = replace(streaks, ended=done)
-    streak_rows = {key: (*STREAKS(run.streaks), run.current.last[1])
-                   for key, run in figures.streaks.items() if run.current}  # fmt: skip
-    replayed = {"stats": {(): stats}, "seasons": seasons, "ledger": ledger, "modes": figures.modes}
+    streak_rows = {}
+    for variant, played in games.items():  # a run: matches of one result in completion order
+        runs = []
+        for won, group in groupby(sorted(played), key=itemgetter(1)):
+            keys = [key for key, _ in group]
+            runs.append(StreakRun(won, keys[0], keys[-1], len(keys)))
+        current = runs.pop()
+        streaks = streaks_of_runs(runs, current)
+        figures.streaks[variant] = services.StreakState(streaks, current, runs)
+        streak_rows[variant] = (*STREAKS(streaks), current.last[1])
+    replayed = {"stats": {(): tuple(stats)}, "ledger": ledger, "modes": figures.modes}
+    replayed["seasons"] = {key: tuple(row) for key, row in seasons.items()}
     return state, replayed | {"pairs": figures.pairs, "streaks": streak_rows}, boards, figures
 
 
@@ -337,9 +338,11 @@ class LadderCheck:
         for name, fields in FIELDS.items():
             was_all, now_all = (self._kept(name, player, side[name]) for side in (stored, replayed))
             ordered = (lambda key: (KIND_ORDER[key[0]], key[1])) if name == "ledger" else None
+            if was_all == now_all:
+                continue
             for key in sorted(was_all.keys() | now_all.keys(), key=ordered):
                 was, now = was_all.get(key), now_all.get(key)
-                if was is not None and now is not None and tuple(was) == tuple(now):
+                if was == now:
                     continue
                 for difference in _compared(name, _subject(name, who, key), was, now):
                     self.report(difference)
