@@ -1,23 +1,15 @@
 """Rebuild the ladder from its history (KORT_RULES §7, §8, §10, §11, §12; ``manage.py
-rebuild_ladder``). Every stored figure belongs to one player and follows from their history, so
-the rebuild replays it player by player: the players in id order, a chunk at a time, and beside
-them each kind of stored row of theirs and their seats in finalized and voided matches, one
-query per kind and chunk, fetched a chunk of rows at a time (a server-side cursor on
-PostgreSQL), so memory holds a fetch and one player's history. Their events are folded with
-``ranking.fold.step`` in the order the ladder's writer applied them and the steps' rows added
-up; their finalized matches give their §12 figures (``stats.services.pair_rows``,
-``matches.kort.rules.runs_moved``). Each figure is compared with the stored one, a finalized
-season's frozen standings with the replay's board at its end, the current board's counts with
-the replayed players. ``--fix`` writes a chunk's differences through
-``ranking.ladder.ladder_repair`` in one transaction, which first locks its players and their
-statistics rows in id order, as finalization does; then the board is counted again.
+rebuild_ladder``), player by player: the players in id order a chunk at a time and, beside them,
+each kind of row of theirs, one query per kind and chunk read through a cursor (server-side on
+PostgreSQL), so memory holds a chunk's rows. Their events are folded with ``ranking.fold.step``
+in the order the ladder's writer applied them and compared with what is stored; ``--fix``
+writes a chunk's differences through ``ranking.ladder.ladder_repair``.
 """
 
 from __future__ import annotations
 
 from collections import Counter, namedtuple
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -95,9 +87,9 @@ class Difference:
         return f"{self.subject}: {self.field} stored {was}, recomputed {now}"
 
 
-def _reads(only: int | None, first: int, last: int) -> dict[str, QuerySet]:
+def _reads(first: int, last: int) -> dict[str, QuerySet]:
     """Each kind of row read beside the players ``first`` to ``last`` (ids), ordered by player
-    id first: those that ``only`` (a season, or None) checks."""
+    id first."""
 
     def own(model: Any, *columns: str, by: str = "player_id") -> QuerySet:
         rows = model.objects.filter(**{f"{by}__gte": first, f"{by}__lte": last})
@@ -107,7 +99,8 @@ def _reads(only: int | None, first: int, last: int) -> dict[str, QuerySet]:
     result = ("trump_seat", "outcome", "winner", "wins_awarded", "shutout_team")
     rounds = own(Round, "match_id", *result, by="match__seats__player_id")
     matches = (f"match__{name}" for name in SeatRow._fields[3:])
-    reads = {
+    mates = own(Seat, "match_id", "match__seats__player_id", "match__seats__seat")
+    return {
         "seasons": own(tables.SeasonStats, "season", *FIELDS["seasons"]),
         "ledger": own(CupChange, "kind", "match_id", *FIELDS["ledger"]),
         "standings": own(SeasonStanding, "season_id", *FIELDS["standings"]),
@@ -115,11 +108,6 @@ def _reads(only: int | None, first: int, last: int) -> dict[str, QuerySet]:
         "rounds": rounds.filter(status=RoundStatus.FINISHED, match__status__in=over).order_by(
             "match__seats__player_id", "match_id", "number"
         ),
-    }
-    if only is not None:
-        return reads
-    mates = own(Seat, "match_id", "match__seats__player_id", "match__seats__seat")
-    return reads | {
         "stats": own(tables.PlayerStats, *STAT_FIELDS),
         "modes": own(tables.ModeStats, "season", "mode", *STAT_FIELDS),
         "pairs": own(tables.PairFigures, "side", "season", "mode", "other_id", "matches", "won",
@@ -128,20 +116,6 @@ def _reads(only: int | None, first: int, last: int) -> dict[str, QuerySet]:
                        "last_match"),
         "mates": mates.filter(match__status=MatchStatus.FINALIZED),
     }  # fmt: skip
-
-
-class _Taken:
-    """Rows ordered by player id first, taken player by player in id order."""
-
-    def __init__(self, rows: Iterator[tuple]) -> None:
-        self.rows, self.next = rows, next(rows, None)
-
-    def take(self, player_id: int) -> list[tuple]:
-        taken = []
-        while self.next is not None and self.next[0] <= player_id:
-            taken += [self.next] if self.next[0] == player_id else []
-            self.next = next(self.rows, None)
-        return taken
 
 
 @lru_cache(maxsize=100_000)
@@ -156,23 +130,22 @@ def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> t
 
 
 def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple]) -> tuple:
-    """Fold the player's matches (``rows["seats"]``, ``rows["rounds"]``), voids and season ends
-    (``(reset floor, time)`` by finalized season) with ``ranking.fold.step`` in the order they
-    were applied (season by season: its reset first, stamped as its stored row is, then its
-    events in time order), add the steps' rows up and count the finalized matches in the §12
-    figures (with their seats, ``rows["mates"]``, when read). Bots get nothing. Returns the
-    state, each figure's rows by key (:data:`FIELDS`, ``KEYS``), the player's ``(cups,
-    cups_changed_at, best_cups, ranked_played, ranked_won)`` on each finalized season's board
-    at its end, and their ``stats.services.PlayerFigures``."""
-    state, figures, boards = fold.PlayerLadder(), services.PlayerFigures(), {}
+    """Fold the player's matches, voids and season ends (``(reset floor, time)`` by finalized
+    season) with ``ranking.fold.step`` in the order they were applied (season by season: its
+    reset first, stamped as its stored row is, then its events in time order), add the steps'
+    rows up and count the finalized matches in the §12 figures. Returns the state, each
+    figure's rows by key (:data:`FIELDS`), the player's ``(cups, cups_changed_at, best_cups,
+    ranked_played, ranked_won)`` at the end of each finalized season they were on the board
+    of, and their ``services.PlayerFigures``."""
+    state, figures, boards = fold.PlayerLadder(bot=player.is_bot), services.PlayerFigures(), {}
     stats, seasons, ledger = list(ZEROS), dict[tuple, list](), dict[tuple, tuple]()
     rounds, teams, games = dict[int, list](), dict[int, dict](), dict[tuple, list]()
     for row in rows["rounds"]:
         rounds.setdefault(row[1], []).append(row[2:])
-    for _, match_id, other, number in rows.get("mates", ()):
+    for _, match_id, other, number in rows["mates"]:
         teams.setdefault(match_id, {})[other] = team_of(number)
     events: list[tuple[tuple, fold.Event | None]] = []
-    for seat in map(SeatRow._make, () if player.is_bot else rows["seats"]):
+    for seat in map(SeatRow._make, rows["seats"]):
         at, number, match_id, mode = seat.finalized_at, seat.season, seat.match_id, seat.mode
         shape = (mode, seat.winner, (seat.wins_a, seat.wins_b), tuple(rounds.get(match_id, ())))
         cups, line = _effect(*shape, team_of(seat.seat))
@@ -194,7 +167,7 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
                     figures.pairs[pair] = tuple(map(add, held, amounts))
             for variant in variants:
                 games.setdefault(variant, []).append(((seat.completed_at, match_id), won))
-    events += [] if player.is_bot else [((season + 1, 0), None) for season in ends]
+    events += [((season + 1, 0), None) for season in ends]
     resets = {row[6]: row[4] for row in rows["ledger"] if row[1] == CupKind.SEASON_RESET}
     for key, event in sorted(events, key=itemgetter(0)):
         if event is None:
@@ -236,9 +209,6 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
     replayed = {"stats": {(): tuple(stats)}, "ledger": ledger, "modes": figures.modes}
     replayed["seasons"] = {key: tuple(row) for key, row in seasons.items()}
     return state, replayed | {"pairs": figures.pairs, "streaks": streak_rows}, boards, figures
-
-
-# --- the comparison -------------------------------------------------------------------------
 
 
 def _subject(name: str, player: Any, key: tuple) -> str:
@@ -313,7 +283,7 @@ class LadderCheck:
         board = self.current if on_board else player.board_season
         board = None if not on_board and board == self.current else board
         self.counted.update([state.cups] if on_board and self._in(self.current) else [])
-        stored = {name: {tuple(r[1 : 1 + n]): r[1 + n :] for r in rows.get(name, ())}
+        stored = {name: {tuple(r[1 : 1 + n]): r[1 + n :] for r in rows[name]}
                   for name, n in KEYS.items()}  # fmt: skip
         stored["stats"] = stored["stats"] or {(): ZEROS}
         stored["ledger"] = {  # a reset has no match (constraint a_match_unless_a_reset)
@@ -333,13 +303,13 @@ class LadderCheck:
                 key = ((((1 << 31) - cups) << 64) | micros) << RANK_BITS | player.pk
                 self.boards[number].append(key << RANK_BITS | (rank or 0))
                 replayed["standings"][number,] = (rank, cups, *ended)
-        state = replace(state, board_season=board, banned=player.is_banned, bot=player.is_bot)
+        state = replace(state, board_season=board, banned=player.is_banned)
         who = (player.pk, player.username)
         for name, fields in FIELDS.items():
             was_all, now_all = (self._kept(name, player, side[name]) for side in (stored, replayed))
-            ordered = (lambda key: (KIND_ORDER[key[0]], key[1])) if name == "ledger" else None
             if was_all == now_all:
                 continue
+            ordered = (lambda key: (KIND_ORDER[key[0]], key[1])) if name == "ledger" else None
             for key in sorted(was_all.keys() | now_all.keys(), key=ordered):
                 was, now = was_all.get(key), now_all.get(key)
                 if was == now:
@@ -362,13 +332,13 @@ class LadderCheck:
         if name in ("totals", "board"):
             on = self._in(self.current) and (name == "totals" or may_be_on_a_board(player))
             return rows if on else {}
-        if name in ("seasons", "ledger", "standings"):
-            kept = {k: v for k, v in rows.items() if self._in(v[3] if name == "ledger" else k[0])}
-            return {k: v for k, v in kept.items() if name != "standings" or k[0] in self.boards}
+        if name == "standings":
+            return {key: row for key, row in rows.items() if key[0] in self.boards}
+        if name in ("seasons", "ledger"):
+            return {k: v for k, v in rows.items() if self._in(v[3] if name == "ledger" else k[0])}
         if self.only is not None or (name != "stats" and player.is_bot):
             return {}
-        held = HELD.get(name, 0)
-        return {key: values for key, values in rows.items() if not held or any(values[:held])}
+        return rows if name == "stats" else {k: v for k, v in rows.items() if any(v[: HELD[name]])}
 
     def finish(self) -> None:
         """Report the standings' ranks that differ, then the current board's counts."""
@@ -382,10 +352,9 @@ class LadderCheck:
             keys.clear()
             for start in range(0, len(wrong), CHUNK):
                 batch = wrong[start : start + CHUNK]
-                names = Player.objects.filter(pk__in=[pid for pid, _, _ in batch])
-                named = dict(names.values_list("pk", "username"))
+                named = Player.objects.in_bulk([pid for pid, _, _ in batch])
                 for pid, was, rank in batch:
-                    subject = _subject("standings", (pid, named[pid]), (number,))
+                    subject = _subject("standings", (pid, named[pid].username), (number,))
                     self.report(Difference(subject, "rank", was, rank, frozen=True))
         if self._in(self.current):
             found = board_differences(self.current, self.counted, self.stored_board)
@@ -404,29 +373,26 @@ def ladder_rebuild(
     chunk: int = CHUNK,
     progress: Callable[[int], Callable[[int], Any]] | None = None,
 ) -> LadderCheck:
-    """Replay the history player by player, hand every difference from what is stored to
-    ``report`` as it is found, and return the check that counted them; with ``fix``, write the
-    replay, one transaction per chunk of ``chunk`` players (standings excepted), then count
-    the current season's board again. ``season``: only that season's figures (its season
-    rows, ledger rows and standings; for the current season also the players' totals, board
-    season and the board's counts). ``progress(total)`` may return a function called with the
+    """Replay the history, hand every difference to ``report`` as it is found and return the
+    check that counted them; with ``fix``, write the replay, one transaction per chunk of
+    ``chunk`` players (standings excepted), then count the current board again. ``season``:
+    only that season's figures. ``progress(total)`` may return a function called with the
     players of each chunk done.
 
     Raises:
         Conflict: a season's end is running; its resets are half written.
     """
-    _running_end()
     ends = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
-    rows = ends.values_list("season_id", "reset_floor", "season__finalized_at")
+    floors = ends.values_list("season_id", "reset_floor", "season__finalized_at")
     current = current_season_number()
-    check = LadderCheck({n: (floor, at) for n, floor, at in rows}, current, season, report)
+    check = LadderCheck({n: (floor, at) for n, floor, at in floors}, current, season, report)
     connection = connections[router.db_for_write(Player)]
     done = progress(Player.objects.count()) if progress else None
     after = 0
     while True:
         with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-            if fix:
-                _running_end()
+            if season_end_running():
+                raise Conflict("season", "a season's end is running; rebuild once it is finalized")
             chunked = Player.objects.filter(pk__gt=after).order_by("pk")
             players = list((chunked.select_for_update(no_key=True) if fix else chunked)[:chunk])
             if not players:
@@ -440,14 +406,13 @@ def ladder_rebuild(
                 stats = tables.PlayerStats.objects.filter(pk__gte=first, pk__lte=last)
                 list(stats.order_by("pk").select_for_update().values_list("pk"))
             repair = LadderRepair(current) if fix else None
-            with ExitStack() as reading:
-                streams = {}
-                for name, query in _reads(season, first, last).items():
-                    streams[name] = _Taken(read := query.iterator(chunk_size=chunk))
-                    reading.callback(read.close)  # type: ignore[attr-defined]
-                for player in players:
-                    taken = {name: stream.take(player.pk) for name, stream in streams.items()}
-                    check.player(player, taken, repair)
+            chunk_rows = {}  # each kind's rows by player id
+            for name, query in _reads(first, last).items():
+                grouped = groupby(query.iterator(chunk_size=chunk), itemgetter(0))
+                chunk_rows[name] = {pid: list(taken) for pid, taken in grouped}
+            for player in players:
+                taken = {name: rows.get(player.pk, []) for name, rows in chunk_rows.items()}
+                check.player(player, taken, repair)
             if repair:
                 ladder_repair(repair)
         after = last
@@ -459,8 +424,3 @@ def ladder_rebuild(
             list(BoardTotal.objects.select_for_update().filter(season=current).values_list("pk"))
             ladder_repair(LadderRepair(current, recount=True))
     return check
-
-
-def _running_end() -> None:
-    if season_end_running():
-        raise Conflict("season", "a season's end is running; rebuild once it is finalized")
