@@ -18,7 +18,8 @@ from operator import add, attrgetter, itemgetter, sub
 from typing import Any
 
 from django.db import connections, router, transaction
-from django.db.models import QuerySet
+from django.db.models import BigIntegerField, QuerySet
+from django.db.models.functions import Coalesce
 
 from domain.errors import Conflict
 from matches.kort.rules import Mode, StatsLine, StreakRun, Team, streaks_of_runs, team_of
@@ -47,19 +48,20 @@ FIELDS = {
     "seasons": (*STAT_FIELDS, "ranked_played", "ranked_won", "cups", "best_cups"),
     "ledger": ("delta", "created_at", "cups_after", "season"),
     "standings": ("rank", "cups", "best_cups", "matches_played", "matches_won"),
-    "pairs": "matches, won, cups",
-    "streaks": ", ".join((*services.STREAK_COUNTS, "last_match")),
-    "modes": "counts",
+    "pairs": services.PAIR_COUNTS,
+    "streaks": (*services.STREAK_COUNTS, "last_match"),
+    "modes": STAT_FIELDS,
 }
-"""Each figure compared per player, in the order its differences are reported: its fields,
-as read and compared one by one; for the §12 figures and the statistics per mode, the name of
-the whole row, compared as one value. ``NAMED_BY``: the fields that show a row found on one
-side only; ``KEYS``: the key columns of a figure's rows after the player's id; ``HELD``: the
-counts of a row that hold a figure (a row of zeros, which a void may leave, is none)."""
+"""Each figure compared per player, in the order its differences are reported, and its fields
+as read, compared one by one but for ``WHOLE`` (the §12 figures and the statistics per mode: a
+row compared as one value, shown by that name). ``NAMED_BY``: the fields that show a row found
+on one side only; ``KEYS``: how many key columns follow the player's id; ``HELD``: the counts
+of a row that hold a figure (a row of zeros, which a void may leave, is none)."""
+WHOLE = {name: ", ".join(FIELDS[name]) for name in ("pairs", "streaks")} | {"modes": "counts"}
 NAMED_BY = {"seasons": ("matches_played", "ranked_played", "cups"), "standings": ("rank", "cups")}
 NAMED_BY["ledger"] = ("delta", "created_at")
 STREAKS = attrgetter(*services.STREAK_COUNTS)
-KEYS = {"stats": 0, "seasons": 1, "standings": 1, "pairs": 4, "streaks": 2, "modes": 2}
+KEYS = {"stats": 0, "seasons": 1, "ledger": 2, "standings": 1, "pairs": 4, "streaks": 2, "modes": 2}
 HELD = {"pairs": 1, "streaks": 4, "modes": RANKED}
 SeatRow = namedtuple(
     "SeatRow",
@@ -91,31 +93,30 @@ def _reads(first: int, last: int) -> dict[str, QuerySet]:
     """Each kind of row read beside the players ``first`` to ``last`` (ids), ordered by player
     id first."""
 
-    def own(model: Any, *columns: str, by: str = "player_id") -> QuerySet:
+    def own(model: Any, *columns: Any, by: str = "player_id") -> QuerySet:
         rows = model.objects.filter(**{f"{by}__gte": first, f"{by}__lte": last})
         return rows.order_by(by).values_list(by, *columns)
 
     over = (MatchStatus.FINALIZED, MatchStatus.VOID)
+    subject = Coalesce("match_id", "season", output_field=BigIntegerField())  # a reset: its season
     result = ("trump_seat", "outcome", "winner", "wins_awarded", "shutout_team")
     rounds = own(Round, "match_id", *result, by="match__seats__player_id")
     matches = (f"match__{name}" for name in SeatRow._fields[3:])
     mates = own(Seat, "match_id", "match__seats__player_id", "match__seats__seat")
     return {
         "seasons": own(tables.SeasonStats, "season", *FIELDS["seasons"]),
-        "ledger": own(CupChange, "kind", "match_id", *FIELDS["ledger"]),
+        "ledger": own(CupChange, "kind", subject, *FIELDS["ledger"]),
         "standings": own(SeasonStanding, "season_id", *FIELDS["standings"]),
         "seats": own(Seat, "match_id", "seat", *matches).filter(match__status__in=over),
         "rounds": rounds.filter(status=RoundStatus.FINISHED, match__status__in=over).order_by(
             "match__seats__player_id", "match_id", "number"
         ),
-        "stats": own(tables.PlayerStats, *STAT_FIELDS),
-        "modes": own(tables.ModeStats, "season", "mode", *STAT_FIELDS),
-        "pairs": own(tables.PairFigures, "side", "season", "mode", "other_id", "matches", "won",
-                     "cups"),
-        "streaks": own(tables.StreakFigures, "season", "mode", *services.STREAK_COUNTS,
-                       "last_match"),
+        "stats": own(tables.PlayerStats, *FIELDS["stats"]),
+        "modes": own(tables.ModeStats, "season", "mode", *FIELDS["modes"]),
+        "pairs": own(tables.PairFigures, "side", "season", "mode", "other_id", *FIELDS["pairs"]),
+        "streaks": own(tables.StreakFigures, "season", "mode", *FIELDS["streaks"]),
         "mates": mates.filter(match__status=MatchStatus.FINALIZED),
-    }  # fmt: skip
+    }
 
 
 @lru_cache(maxsize=100_000)
@@ -130,13 +131,12 @@ def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> t
 
 
 def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple]) -> tuple:
-    """Fold the player's matches, voids and season ends (``(reset floor, time)`` by finalized
-    season) with ``ranking.fold.step`` in the order they were applied (season by season: its
-    reset first, stamped as its stored row is, then its events in time order), add the steps'
-    rows up and count the finalized matches in the §12 figures. Returns the state, each
-    figure's rows by key (:data:`FIELDS`), the player's ``(cups, cups_changed_at, best_cups,
-    ranked_played, ranked_won)`` at the end of each finalized season they were on the board
-    of, and their ``services.PlayerFigures``."""
+    """Fold the player's matches, voids and season ends (``ends``: ``(reset floor, time)`` by
+    finalized season) with ``ranking.fold.step`` in the order they were applied (season by
+    season: its reset first, stamped as its stored row is, then its events in time order) and
+    add the rows up. Returns the state, each figure's rows by key (:data:`FIELDS`), the
+    player's ``(cups, cups_changed_at, best_cups, ranked_played, ranked_won)`` at the end of
+    each finalized season whose board they were on, and their ``services.PlayerFigures``."""
     state, figures, boards = fold.PlayerLadder(bot=player.is_bot), services.PlayerFigures(), {}
     stats, seasons, ledger = list(ZEROS), dict[tuple, list](), dict[tuple, tuple]()
     rounds, teams, games = dict[int, list](), dict[int, dict](), dict[tuple, list]()
@@ -180,7 +180,7 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
         for step in steps:
             if isinstance(step, fold.Ledger):
                 row = (step.delta, step.at, step.cups_after, step.season)
-                ledger[step.kind, step.subject, player.pk] = row
+                ledger[step.kind, step.subject] = row
             elif isinstance(step, fold.SeasonOpened):
                 seasons.setdefault((step.season,), [*ZEROS, 0, 0, step.cups, step.cups])
             elif isinstance(step, fold.SeasonCups):
@@ -214,7 +214,7 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
 def _subject(name: str, player: Any, key: tuple) -> str:
     """What a difference of figure ``name`` of ``player`` (id, username) names, by its key."""
     label = f"player {player[1]} (id {player[0]})"
-    if isinstance(FIELDS[name], str):
+    if name in WHOLE:
         season, mode = key[1:3] if name == "pairs" else key
         variant = f"{'all time' if season == tables.ALL_SEASONS else f'season {season}'}, {mode}"
         what = f"{key[0]} {key[3]}" if name == "pairs" else {"modes": "statistics"}.get(name, name)
@@ -231,10 +231,10 @@ def _compared(name: str, subject: str, was: tuple | None, now: tuple | None) -> 
     """The differences of one row of figure ``name`` (``was`` stored, ``now`` replayed; None:
     no row): field by field (a row on one side only by its ``NAMED_BY``), or whole."""
     fields = FIELDS[name]
-    if isinstance(fields, str):
-        shown = [None if v is None else dict(zip(STAT_FIELDS, v, strict=True)) if name == "modes"
+    if name in WHOLE:
+        shown = [None if v is None else dict(zip(fields, v, strict=True)) if name == "modes"
                  else tuple(v) for v in (was, now)]  # fmt: skip
-        return [Difference(subject, fields, shown[0], shown[1])]
+        return [Difference(subject, WHOLE[name], shown[0], shown[1])]
     named = fields if was is not None and now is not None else NAMED_BY[name]
     empty = (None,) * len(fields)
     return [
@@ -251,10 +251,9 @@ KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
 
 
 class LadderCheck:
-    """Compares each replayed player with their stored rows (in id order), then the frozen
-    standings' ranks and the current season's board, handing each difference to ``found``
-    and counting them (``differences``, ``frozen`` of them in standings). ``ends``: each
-    finalized season's ``(reset floor, time)``; ``only``: that season's figures alone."""
+    """Compares each replayed player with their stored rows, then the frozen standings' ranks
+    and the current board, handing each difference to ``found`` and counting them (``frozen``:
+    those in standings). ``ends``: :func:`player_replay`'s; ``only``: a season checked alone."""
 
     def __init__(self, ends: dict, current: int, only: int | None, found: Callable) -> None:
         self.ends, self.current, self.only, self.found = ends, current, only, found
@@ -277,19 +276,15 @@ class LadderCheck:
     def player(self, player: Player, rows: dict[str, list], repair: LadderRepair | None) -> None:
         """Report the player's differences; add what to write to ``repair`` (``--fix``)."""
         state, replayed, boards, figures = player_replay(player, rows, self.ends)
-        season = replayed["seasons"].get((self.current,))
-        on_board = season is not None and tables.counts_for_the_board(season[RANKED])
-        on_board = on_board and may_be_on_a_board(player)
+        pid = player.pk
+        ranked = replayed["seasons"].get((self.current,), (0,) * (RANKED + 1))[RANKED]
+        on_board = tables.counts_for_the_board(ranked) and may_be_on_a_board(player)
         board = self.current if on_board else player.board_season
         board = None if not on_board and board == self.current else board
         self.counted.update([state.cups] if on_board and self._in(self.current) else [])
         stored = {name: {tuple(r[1 : 1 + n]): r[1 + n :] for r in rows[name]}
                   for name, n in KEYS.items()}  # fmt: skip
         stored["stats"] = stored["stats"] or {(): ZEROS}
-        stored["ledger"] = {  # a reset has no match (constraint a_match_unless_a_reset)
-            (CupKind.SEASON_RESET, r[6], r[0]) if r[2] is None else (r[1], r[2], r[0]): r[3:]
-            for r in rows["ledger"]
-        }
         stored["totals"] = {(): (player.cups, player.best_cups, player.cups_changed_at)}
         stored["board"] = {(): (player.board_season,)}
         replayed["totals"] = {(): (state.cups, state.best_cups, state.changed_at)}
@@ -300,11 +295,11 @@ class LadderCheck:
             rank = stored["standings"].get((number,), (None,))[0]
             if number in self.boards and (rank is not None or not player.is_banned):
                 micros = 0 if at is None else (at - EPOCH) // timedelta(microseconds=1) + (1 << 62)
-                key = ((((1 << 31) - cups) << 64) | micros) << RANK_BITS | player.pk
+                key = ((((1 << 31) - cups) << 64) | micros) << RANK_BITS | pid
                 self.boards[number].append(key << RANK_BITS | (rank or 0))
                 replayed["standings"][number,] = (rank, cups, *ended)
         state = replace(state, board_season=board, banned=player.is_banned)
-        who = (player.pk, player.username)
+        who = (pid, player.username)
         for name, fields in FIELDS.items():
             was_all, now_all = (self._kept(name, player, side[name]) for side in (stored, replayed))
             if was_all == now_all:
@@ -319,12 +314,12 @@ class LadderCheck:
                 if repair is None or name == "standings":
                     continue
                 if name in ("totals", "board"):
-                    repair.players[player.pk] = state
+                    repair.players[pid] = state
                 elif name in ("pairs", "streaks", "modes"):
-                    repair.figures[player.pk] = figures
+                    repair.figures[pid] = figures
                 else:  # stats, seasons, ledger: a row None is removed
                     values = None if now is None else dict(zip(fields, now, strict=True))
-                    where = (player.pk, *key) if name == "seasons" else key or player.pk
+                    where = {"seasons": (pid, *key), "ledger": (*key, pid)}.get(name, pid)
                     getattr(repair, name)[where] = values
 
     def _kept(self, name: str, player: Player, rows: dict[tuple, Any]) -> dict[tuple, Any]:
