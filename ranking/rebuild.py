@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections import Counter, namedtuple
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from itertools import groupby
 from operator import add, attrgetter, itemgetter, sub
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connections, router, transaction
 from django.db.models import BigIntegerField, QuerySet
@@ -53,10 +53,9 @@ FIELDS = {
     "modes": STAT_FIELDS,
 }
 """Each figure compared per player, in the order its differences are reported, and its fields
-as read, compared one by one but for ``WHOLE`` (the §12 figures and the statistics per mode: a
-row compared as one value, shown by that name). ``NAMED_BY``: the fields that show a row found
-on one side only; ``KEYS``: how many key columns follow the player's id; ``HELD``: the counts
-of a row that hold a figure (a row of zeros, which a void may leave, is none)."""
+as read: compared one by one, a row of ``WHOLE`` as one value shown by that name. ``NAMED_BY``:
+the fields that show a row found on one side only; ``KEYS``: how many key columns follow the
+player's id; ``HELD``: the counts that make a row hold a figure (a void may leave zeros)."""
 WHOLE = {name: ", ".join(FIELDS[name]) for name in ("pairs", "streaks")} | {"modes": "counts"}
 NAMED_BY = {"seasons": ("matches_played", "ranked_played", "cups"), "standings": ("rank", "cups")}
 NAMED_BY["ledger"] = ("delta", "created_at")
@@ -70,8 +69,7 @@ SeatRow = namedtuple(
 )
 
 
-@dataclass(frozen=True)
-class Difference:
+class Difference(NamedTuple):
     """A stored value the replay does not reach; None: a missing row (``stored``) or a row
     that should not exist (``recomputed``). ``frozen``: in standings, never rewritten."""
 
@@ -90,8 +88,7 @@ class Difference:
 
 
 def _reads(first: int, last: int) -> dict[str, QuerySet]:
-    """Each kind of row read beside the players ``first`` to ``last`` (ids), ordered by player
-    id first."""
+    """Each kind of row of the players ``first`` to ``last`` (ids), ordered by player id first."""
 
     def own(model: Any, *columns: Any, by: str = "player_id") -> QuerySet:
         rows = model.objects.filter(**{f"{by}__gte": first, f"{by}__lte": last})
@@ -123,20 +120,19 @@ def _reads(first: int, last: int) -> dict[str, QuerySet]:
 def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> tuple:
     """What a match of that shape gives a player of ``team`` (``ranking.effects``): cups (None
     unranked) and the §8 line, in :data:`STAT_FIELDS` order (most matches repeat a few)."""
-    results = [stored_result(*row) for row in rounds]
     facts = MatchFacts(mode == Mode.RANKED, Team(winner), dict(zip(Team, wins, strict=True)),
-                       results, {0: team}, 0)  # fmt: skip
+                       [stored_result(*row) for row in rounds], {0: team}, 0)  # fmt: skip
     mine = match_effect(facts)[0]
     return mine.cups, tuple(services.stats_values(mine.stats).values())
 
 
 def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple]) -> tuple:
     """Fold the player's matches, voids and season ends (``ends``: ``(reset floor, time)`` by
-    finalized season) with ``ranking.fold.step`` in the order they were applied (season by
-    season: its reset first, stamped as its stored row is, then its events in time order) and
-    add the rows up. Returns the state, each figure's rows by key (:data:`FIELDS`), the
-    player's ``(cups, cups_changed_at, best_cups, ranked_played, ranked_won)`` at the end of
-    each finalized season whose board they were on, and their ``services.PlayerFigures``."""
+    finalized season) with ``ranking.fold.step`` in the writer's order (season by season: its
+    reset first, stamped as its stored row is, then its events in time order), add the rows up.
+    Returns the state, each figure's rows by key, the player's ``(cups, cups_changed_at,
+    best_cups, ranked_played, ranked_won)`` at the end of each finalized season whose board
+    they were on, and their ``services.PlayerFigures``."""
     state, figures, boards = fold.PlayerLadder(bot=player.is_bot), services.PlayerFigures(), {}
     stats, seasons, ledger = list(ZEROS), dict[tuple, list](), dict[tuple, tuple]()
     rounds, teams, games = dict[int, list](), dict[int, dict](), dict[tuple, list]()
@@ -144,7 +140,7 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
         rounds.setdefault(row[1], []).append(row[2:])
     for _, match_id, other, number in rows["mates"]:
         teams.setdefault(match_id, {})[other] = team_of(number)
-    events: list[tuple[tuple, fold.Event | None]] = []
+    events: list[tuple[tuple, fold.Event | None]] = [((season + 1, 0), None) for season in ends]
     for seat in map(SeatRow._make, rows["seats"]):
         at, number, match_id, mode = seat.finalized_at, seat.season, seat.match_id, seat.mode
         shape = (mode, seat.winner, (seat.wins_a, seat.wins_b), tuple(rounds.get(match_id, ())))
@@ -167,7 +163,6 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
                     figures.pairs[pair] = tuple(map(add, held, amounts))
             for variant in variants:
                 games.setdefault(variant, []).append(((seat.completed_at, match_id), won))
-    events += [((season + 1, 0), None) for season in ends]
     resets = {row[6]: row[4] for row in rows["ledger"] if row[1] == CupKind.SEASON_RESET}
     for key, event in sorted(events, key=itemgetter(0)):
         if event is None:
@@ -211,14 +206,14 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
     return state, replayed | {"pairs": figures.pairs, "streaks": streak_rows}, boards, figures
 
 
-def _subject(name: str, player: Any, key: tuple) -> str:
-    """What a difference of figure ``name`` of ``player`` (id, username) names, by its key."""
-    label = f"player {player[1]} (id {player[0]})"
+def _subject(name: str, player: Player, key: tuple) -> str:
+    """What a difference of figure ``name`` of ``player`` names, by its key."""
+    label = f"player {player.username} (id {player.pk})"
     if name in WHOLE:
         season, mode = key[1:3] if name == "pairs" else key
         variant = f"{'all time' if season == tables.ALL_SEASONS else f'season {season}'}, {mode}"
         what = f"{key[0]} {key[3]}" if name == "pairs" else {"modes": "statistics"}.get(name, name)
-        return f"player {player[0]}, {what} ({variant})"
+        return f"player {player.pk}, {what} ({variant})"
     if name == "ledger":
         kind = {CupKind.MATCH: "match", CupKind.VOID: "void of match"}.get(key[0])
         return f"ledger {kind or 'reset opening season'} {key[1]}, {label}"
@@ -253,17 +248,20 @@ KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
 class LadderCheck:
     """Compares each replayed player with their stored rows, then the frozen standings' ranks
     and the current board, handing each difference to ``found`` and counting them (``frozen``:
-    those in standings). ``ends``: :func:`player_replay`'s; ``only``: a season checked alone."""
+    those in standings). ``only``: a season checked alone."""
 
-    def __init__(self, ends: dict, current: int, only: int | None, found: Callable) -> None:
-        self.ends, self.current, self.only, self.found = ends, current, only, found
+    def __init__(self, only: int | None, found: Callable) -> None:
+        ended = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
+        rows = ended.values_list("season_id", "reset_floor", "season__finalized_at")
+        self.ends = {number: (floor, at) for number, floor, at in rows}
+        self.current, self.only, self.found = current_season_number(), only, found
         self.differences = self.frozen = 0
         self.counted: Counter[int] = Counter()
         # The board's counts as stored before any chunk is read (``--fix`` moves them).
-        self.stored_board = stored_board(current) if self._in(current) else None
+        self.stored_board = stored_board(self.current) if self._in(self.current) else None
         # Per finalized season, an int per player on its board at its end that sorts in
         # leaderboard order (more cups, earlier change, lower id), with the stored rank.
-        self.boards: dict[int, list[int]] = {n: [] for n in ends if self._in(n)}
+        self.boards: dict[int, list[int]] = {n: [] for n in self.ends if self._in(n)}
 
     def _in(self, season: int) -> bool:
         return self.only is None or self.only == season
@@ -299,7 +297,6 @@ class LadderCheck:
                 self.boards[number].append(key << RANK_BITS | (rank or 0))
                 replayed["standings"][number,] = (rank, cups, *ended)
         state = replace(state, board_season=board, banned=player.is_banned)
-        who = (pid, player.username)
         for name, fields in FIELDS.items():
             was_all, now_all = (self._kept(name, player, side[name]) for side in (stored, replayed))
             if was_all == now_all:
@@ -309,13 +306,13 @@ class LadderCheck:
                 was, now = was_all.get(key), now_all.get(key)
                 if was == now:
                     continue
-                for difference in _compared(name, _subject(name, who, key), was, now):
+                for difference in _compared(name, _subject(name, player, key), was, now):
                     self.report(difference)
                 if repair is None or name == "standings":
                     continue
                 if name in ("totals", "board"):
                     repair.players[pid] = state
-                elif name in ("pairs", "streaks", "modes"):
+                elif name in WHOLE:
                     repair.figures[pid] = figures
                 else:  # stats, seasons, ledger: a row None is removed
                     values = None if now is None else dict(zip(fields, now, strict=True))
@@ -349,7 +346,7 @@ class LadderCheck:
                 batch = wrong[start : start + CHUNK]
                 named = Player.objects.in_bulk([pid for pid, _, _ in batch])
                 for pid, was, rank in batch:
-                    subject = _subject("standings", (pid, named[pid].username), (number,))
+                    subject = _subject("standings", named[pid], (number,))
                     self.report(Difference(subject, "rank", was, rank, frozen=True))
         if self._in(self.current):
             found = board_differences(self.current, self.counted, self.stored_board)
@@ -377,10 +374,8 @@ def ladder_rebuild(
     Raises:
         Conflict: a season's end is running; its resets are half written.
     """
-    ends = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
-    floors = ends.values_list("season_id", "reset_floor", "season__finalized_at")
-    current = current_season_number()
-    check = LadderCheck({n: (floor, at) for n, floor, at in floors}, current, season, report)
+    check = LadderCheck(season, report)
+    current = check.current
     connection = connections[router.db_for_write(Player)]
     done = progress(Player.objects.count()) if progress else None
     after = 0
@@ -394,8 +389,7 @@ def ladder_rebuild(
                 break
             first, last = players[0].pk, players[-1].pk
             if connection.vendor == "postgresql":
-                # Read a chunk's rows by their indexes: priced at its default, a random read
-                # costs four sequential ones, and whole tables would be read for each chunk.
+                # Plan a chunk's reads on indexes (at the default, 4, whole tables are read).
                 cursor.execute("SET LOCAL random_page_cost = 1.1")
             if fix:
                 stats = tables.PlayerStats.objects.filter(pk__gte=first, pk__lte=last)

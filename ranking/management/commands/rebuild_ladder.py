@@ -52,7 +52,6 @@ class Command(BaseCommand):
                 season=season,
                 chunk=chunk,
                 report=lambda difference: self.stdout.write(str(difference)),
-                # disable=None: a bar on a terminal, nothing when the output is piped.
                 progress=lambda total: tqdm(total=total, file=sys.stderr, disable=None).update,
             )
         except DomainError as error:
