@@ -298,9 +298,9 @@ class LadderCheck:
                 replayed["standings"][number,] = (rank, cups, *ended)
         state = replace(state, board_season=board, banned=player.is_banned)
         for name, fields in FIELDS.items():
-            was_all, now_all = (self._kept(name, player, side[name]) for side in (stored, replayed))
-            if was_all == now_all:
+            if stored[name] == replayed[name]:  # then so are the rows checked
                 continue
+            was_all, now_all = (self._kept(name, player, side[name]) for side in (stored, replayed))
             ordered = (lambda key: (KIND_ORDER[key[0]], key[1])) if name == "ledger" else None
             for key in sorted(was_all.keys() | now_all.keys(), key=ordered):
                 was, now = was_all.get(key), now_all.get(key)
