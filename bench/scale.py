@@ -209,22 +209,46 @@ SELECT player_id, v.season, 'ranked', matches_played, matches_won, matches_lost,
        rounds_won, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 FROM stats_playerstats CROSS JOIN (VALUES (0), (%(season)s)) AS v(season)
 WHERE player_id = %(player)s;
+CREATE TEMPORARY TABLE bench_runs ON COMMIT DROP AS
+SELECT won, count(*) AS length, min(completed_at) AS first_at, min(id) AS first_match,
+       max(completed_at) AS last_at, max(id) AS last_match,
+       row_number() OVER (ORDER BY max(completed_at) DESC, max(id) DESC) AS newest
+FROM (SELECT m.id, m.completed_at, (s.seat %% 2 = 0) = (m.winner = 'A') AS won,
+             row_number() OVER (ORDER BY m.completed_at, m.id) - row_number() OVER (
+                 PARTITION BY (s.seat %% 2 = 0) = (m.winner = 'A') ORDER BY m.completed_at, m.id
+             ) AS island
+      FROM matches_seat AS s JOIN matches_match AS m ON m.id = s.match_id
+      WHERE s.player_id = %(player)s) AS games
+GROUP BY won, island;
+CREATE TEMPORARY TABLE bench_variants ON COMMIT DROP AS
+SELECT * FROM (VALUES (0, 'all'), (0, 'ranked'), (%(season)s, 'all'), (%(season)s, 'ranked'))
+     AS v(season, mode);
+INSERT INTO stats_endedrun (player_id, season, mode, won, first_completed_at, first_match,
+    last_completed_at, last_match, length)
+SELECT %(player)s, v.season, v.mode, won, first_at, first_match, last_at, last_match, length
+FROM bench_runs CROSS JOIN bench_variants AS v
+WHERE newest > 1
+ORDER BY v.season, v.mode, first_at, first_match;
 INSERT INTO stats_streakfigures (player_id, season, mode, win_current, win_best, loss_current,
-    loss_best, last_completed_at, last_match)
-SELECT %(player)s, v.season, v.mode, %(win_current)s, %(win_best)s, %(loss_current)s,
-       %(loss_best)s, m.completed_at, m.id
-FROM matches_match AS m
-CROSS JOIN (VALUES (0, 'all'), (0, 'ranked'), (%(season)s, 'all'), (%(season)s, 'ranked'))
-     AS v(season, mode)
-WHERE m.id = %(history)s
+    loss_best, last_completed_at, last_match, current_first_completed_at, current_first_match)
+SELECT %(player)s, v.season, v.mode, CASE WHEN c.won THEN c.length ELSE 0 END,
+       (SELECT coalesce(max(length), 0) FROM bench_runs WHERE won),
+       CASE WHEN c.won THEN 0 ELSE c.length END,
+       (SELECT coalesce(max(length), 0) FROM bench_runs WHERE NOT won),
+       c.last_at, c.last_match, c.first_at, c.first_match
+FROM bench_runs AS c CROSS JOIN bench_variants AS v
+WHERE c.newest = 1
 """
 """The player's figures of KORT_RULES §12 as the ladder keeps them: a row per partner and per
 opponent for each season and mode the matches count in, the ranked figures (all of theirs),
-and the streaks (won when seated in team A: every other match)."""
+and the streaks as the writer keeps them: the player's runs of won and lost matches (islands of
+one result in completion order), the latest the current run of the streak row, the others
+ended runs."""
 
 TABLES = [
     "stats_pairfigures",
     "stats_streakfigures",
+    "stats_endedrun",
     "stats_modestats",
     "ranking_cupchange",
     "ranking_boardcount",
@@ -254,7 +278,6 @@ class Ladder:
 def ladder_fill(size: Size) -> Ladder:
     from django.db import connections, transaction
 
-    from matches.kort.rules import streaks_of
     from ranking.board import board_build, current_season_number
     from ranking.selectors import board_page
 
@@ -277,13 +300,6 @@ def ladder_fill(size: Size) -> Ladder:
         }
         for statement in MATCHES_SQL.split(";"):
             cursor.execute(statement, params)
-        streaks = streaks_of(match_id % 4 in (0, 2) for match_id in range(1, size.history + 1))
-        params |= {
-            "win_current": streaks.win_current,
-            "win_best": streaks.win_best,
-            "loss_current": streaks.loss_current,
-            "loss_best": streaks.loss_best,
-        }
         for statement in FIGURES_SQL.split(";"):
             cursor.execute(statement, params)
         board_build(season)

@@ -55,18 +55,12 @@ class PlayerLadder:
         on = self.board_season == season and not self.banned and not self.bot
         return self.cups if on else None
 
-    def moved(self, delta: int, at: Any) -> PlayerLadder:
-        """The state after a cup change of ``delta`` at ``at``."""
+    def moved(self, delta: int, at: Any, board_season: int | None) -> PlayerLadder:
+        """The state after a cup change of ``delta`` at ``at`` that leaves them on the board
+        of ``board_season``."""
         cups = self.cups + delta
-        return PlayerLadder(
-            cups,
-            max(self.best_cups, cups),
-            at,
-            self.board_season,
-            self.banned,
-            self.bot,
-            self.reset_season,
-        )
+        best = max(self.best_cups, cups)
+        return PlayerLadder(cups, best, at, board_season, self.banned, self.bot, self.reset_season)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,11 +183,12 @@ def _match(state: PlayerLadder, event: Finalized | Voided) -> tuple[PlayerLadder
         return state, rows
     # The ledger row's season: the match's for a match, the current one for its void.
     ledgered = event.board if voided else event.season
-    after = state.moved(sign * event.cups, event.at)
+    board = state.board_season
     if not isinstance(event, Voided) or event.counts:
-        after = replace(after, board_season=event.board)
-    elif after.board_season == event.board:
-        after = replace(after, board_season=None)
+        board = event.board
+    elif board == event.board:
+        board = None
+    after = state.moved(sign * event.cups, event.at, board)
     rows = [
         Ledger(VOID if voided else MATCH, event.match_id, ledgered, sign * event.cups, after.cups,
                event.at),

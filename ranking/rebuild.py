@@ -1,34 +1,28 @@
 """Rebuild the ladder from its history (KORT_RULES §7, §8, §10, §11, §12; ``manage.py
-rebuild_ladder``). Every stored figure belongs to one player and follows from their history, so
-the rebuild replays it player by player: the players in id order, a chunk at a time, and beside
-them each kind of stored row of theirs and their seats in finalized and voided matches, one
-query per kind and chunk, fetched a chunk of rows at a time (a server-side cursor on
-PostgreSQL), so memory holds a fetch and one player's history. Their events are folded with
-``ranking.fold.step`` in the order the ladder's writer applied them and the steps' rows added
-up; their finalized matches give their §12 figures (``stats.services.pair_rows``,
-``matches.kort.rules.runs_moved``). Each figure is compared with the stored one, a finalized
-season's frozen standings with the replay's board at its end, the current board's counts with
-the replayed players. ``--fix`` writes a chunk's differences through
-``ranking.ladder.ladder_repair`` in one transaction, which first locks its players and their
-statistics rows in id order, as finalization does; then the board is counted again.
+rebuild_ladder``), player by player: the players in id order a chunk at a time and, beside them,
+each kind of row of theirs, one query per kind and chunk read through a cursor (server-side on
+PostgreSQL), so memory holds a chunk's rows. Their events are folded with ``ranking.fold.step``
+in the order the ladder's writer applied them and compared with what is stored; ``--fix``
+writes a chunk's differences through ``ranking.ladder.ladder_repair``.
 """
 
 from __future__ import annotations
 
 from collections import Counter, namedtuple
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from itertools import groupby
 from operator import add, attrgetter, itemgetter, sub
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connections, router, transaction
-from django.db.models import QuerySet
+from django.db.models import BigIntegerField, QuerySet
+from django.db.models.functions import Coalesce
 
 from domain.errors import Conflict
-from matches.kort.rules import Mode, StatsLine, StreakRun, Team, runs_moved, team_of
+from matches.kort.rules import Mode, StatsLine, StreakRun, Team, streaks_of_runs, team_of
 from matches.models import MatchStatus, Round, RoundStatus, Seat, stored_result
 from players.models import Player, may_be_on_a_board
 from ranking import fold
@@ -54,19 +48,19 @@ FIELDS = {
     "seasons": (*STAT_FIELDS, "ranked_played", "ranked_won", "cups", "best_cups"),
     "ledger": ("delta", "created_at", "cups_after", "season"),
     "standings": ("rank", "cups", "best_cups", "matches_played", "matches_won"),
-    "pairs": "matches, won, cups",
-    "streaks": ", ".join((*services.STREAK_COUNTS, "last_match")),
-    "modes": "counts",
+    "pairs": services.PAIR_COUNTS,
+    "streaks": (*services.STREAK_COUNTS, "last_match"),
+    "modes": STAT_FIELDS,
 }
-"""Each figure compared per player, in the order its differences are reported: its fields,
-as read and compared one by one; for the §12 figures and the statistics per mode, the name of
-the whole row, compared as one value. ``NAMED_BY``: the fields that show a row found on one
-side only; ``KEYS``: the key columns of a figure's rows after the player's id; ``HELD``: the
-counts of a row that hold a figure (a row of zeros, which a void may leave, is none)."""
+"""Each figure compared per player, in the order its differences are reported, and its fields
+as read: compared one by one, a row of ``WHOLE`` as one value shown by that name. ``NAMED_BY``:
+the fields that show a row found on one side only; ``KEYS``: how many key columns follow the
+player's id; ``HELD``: the counts that make a row hold a figure (a void may leave zeros)."""
+WHOLE = {name: ", ".join(FIELDS[name]) for name in ("pairs", "streaks")} | {"modes": "counts"}
 NAMED_BY = {"seasons": ("matches_played", "ranked_played", "cups"), "standings": ("rank", "cups")}
 NAMED_BY["ledger"] = ("delta", "created_at")
 STREAKS = attrgetter(*services.STREAK_COUNTS)
-KEYS = {"stats": 0, "seasons": 1, "standings": 1, "pairs": 4, "streaks": 2, "modes": 2}
+KEYS = {"stats": 0, "seasons": 1, "ledger": 2, "standings": 1, "pairs": 4, "streaks": 2, "modes": 2}
 HELD = {"pairs": 1, "streaks": 4, "modes": RANKED}
 SeatRow = namedtuple(
     "SeatRow",
@@ -75,8 +69,7 @@ SeatRow = namedtuple(
 )
 
 
-@dataclass(frozen=True)
-class Difference:
+class Difference(NamedTuple):
     """A stored value the replay does not reach; None: a missing row (``stored``) or a row
     that should not exist (``recomputed``). ``frozen``: in standings, never rewritten."""
 
@@ -94,84 +87,61 @@ class Difference:
         return f"{self.subject}: {self.field} stored {was}, recomputed {now}"
 
 
-def _reads(only: int | None, first: int, last: int) -> dict[str, QuerySet]:
-    """Each kind of row read beside the players ``first`` to ``last`` (ids), ordered by player
-    id first: those that ``only`` (a season, or None) checks."""
+def _reads(first: int, last: int) -> dict[str, QuerySet]:
+    """Each kind of row of the players ``first`` to ``last`` (ids), ordered by player id first."""
 
-    def own(model: Any, *columns: str, by: str = "player_id") -> QuerySet:
+    def own(model: Any, *columns: Any, by: str = "player_id") -> QuerySet:
         rows = model.objects.filter(**{f"{by}__gte": first, f"{by}__lte": last})
         return rows.order_by(by).values_list(by, *columns)
 
     over = (MatchStatus.FINALIZED, MatchStatus.VOID)
+    subject = Coalesce("match_id", "season", output_field=BigIntegerField())  # a reset: its season
     result = ("trump_seat", "outcome", "winner", "wins_awarded", "shutout_team")
     rounds = own(Round, "match_id", *result, by="match__seats__player_id")
     matches = (f"match__{name}" for name in SeatRow._fields[3:])
-    reads = {
+    mates = own(Seat, "match_id", "match__seats__player_id", "match__seats__seat")
+    return {
         "seasons": own(tables.SeasonStats, "season", *FIELDS["seasons"]),
-        "ledger": own(CupChange, "kind", "match_id", *FIELDS["ledger"]),
+        "ledger": own(CupChange, "kind", subject, *FIELDS["ledger"]),
         "standings": own(SeasonStanding, "season_id", *FIELDS["standings"]),
         "seats": own(Seat, "match_id", "seat", *matches).filter(match__status__in=over),
         "rounds": rounds.filter(status=RoundStatus.FINISHED, match__status__in=over).order_by(
             "match__seats__player_id", "match_id", "number"
         ),
-    }
-    if only is not None:
-        return reads
-    mates = own(Seat, "match_id", "match__seats__player_id", "match__seats__seat")
-    return reads | {
-        "stats": own(tables.PlayerStats, *STAT_FIELDS),
-        "modes": own(tables.ModeStats, "season", "mode", *STAT_FIELDS),
-        "pairs": own(tables.PairFigures, "side", "season", "mode", "other_id", "matches", "won",
-                     "cups"),
-        "streaks": own(tables.StreakFigures, "season", "mode", *services.STREAK_COUNTS,
-                       "last_match"),
+        "stats": own(tables.PlayerStats, *FIELDS["stats"]),
+        "modes": own(tables.ModeStats, "season", "mode", *FIELDS["modes"]),
+        "pairs": own(tables.PairFigures, "side", "season", "mode", "other_id", *FIELDS["pairs"]),
+        "streaks": own(tables.StreakFigures, "season", "mode", *FIELDS["streaks"]),
         "mates": mates.filter(match__status=MatchStatus.FINALIZED),
-    }  # fmt: skip
-
-
-class _Taken:
-    """Rows ordered by player id first, taken player by player in id order."""
-
-    def __init__(self, rows: Iterator[tuple]) -> None:
-        self.rows, self.next = rows, next(rows, None)
-
-    def take(self, player_id: int) -> list[tuple]:
-        taken = []
-        while self.next is not None and self.next[0] <= player_id:
-            taken += [self.next] if self.next[0] == player_id else []
-            self.next = next(self.rows, None)
-        return taken
+    }
 
 
 @lru_cache(maxsize=100_000)
 def _effect(mode: str, winner: str, wins: tuple, rounds: tuple, team: Team) -> tuple:
     """What a match of that shape gives a player of ``team`` (``ranking.effects``): cups (None
     unranked) and the §8 line, in :data:`STAT_FIELDS` order (most matches repeat a few)."""
-    results = [stored_result(*row) for row in rounds]
     facts = MatchFacts(mode == Mode.RANKED, Team(winner), dict(zip(Team, wins, strict=True)),
-                       results, {0: team}, 0)  # fmt: skip
+                       [stored_result(*row) for row in rounds], {0: team}, 0)  # fmt: skip
     mine = match_effect(facts)[0]
     return mine.cups, tuple(services.stats_values(mine.stats).values())
 
 
 def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple]) -> tuple:
-    """Fold the player's matches (``rows["seats"]``, ``rows["rounds"]``), voids and season ends
-    (``(reset floor, time)`` by finalized season) with ``ranking.fold.step`` in the order they
-    were applied (season by season: its reset first, stamped as its stored row is, then its
-    events in time order), add the steps' rows up and count the finalized matches in the §12
-    figures (with their seats, ``rows["mates"]``, when read). Bots get nothing. Returns the
-    state, each figure's rows by key (:data:`FIELDS`, ``KEYS``), the player's ``(cups,
-    cups_changed_at, best_cups, ranked_played, ranked_won)`` on each finalized season's board
-    at its end, and their ``stats.services.PlayerFigures``."""
-    state, figures, boards = fold.PlayerLadder(), services.PlayerFigures(), {}
+    """Fold the player's matches, voids and season ends (``ends``: ``(reset floor, time)`` by
+    finalized season) with ``ranking.fold.step`` in the writer's order (season by season: its
+    reset first, stamped as its stored row is, then its events in time order), add the rows up.
+    Returns the state, each figure's rows by key, the player's ``(cups, cups_changed_at,
+    best_cups, ranked_played, ranked_won)`` at the end of each finalized season whose board
+    they were on, and their ``services.PlayerFigures``."""
+    state, figures, boards = fold.PlayerLadder(bot=player.is_bot), services.PlayerFigures(), {}
     stats, seasons, ledger = list(ZEROS), dict[tuple, list](), dict[tuple, tuple]()
-    rounds, teams, runs = dict[int, list](), dict[int, dict](), dict[tuple, list]()
+    rounds, teams, games = dict[int, list](), dict[int, dict](), dict[tuple, list]()
     for row in rows["rounds"]:
         rounds.setdefault(row[1], []).append(row[2:])
-    for _, match_id, other, number in rows.get("mates", ()):
+    for _, match_id, other, number in rows["mates"]:
         teams.setdefault(match_id, {})[other] = team_of(number)
-    events: list[tuple[tuple, fold.Event | None]] = []
-    for seat in map(SeatRow._make, () if player.is_bot else rows["seats"]):
+    events: list[tuple[tuple, fold.Event | None]] = [((season + 1, 0), None) for season in ends]
+    for seat in map(SeatRow._make, rows["seats"]):
         at, number, match_id, mode = seat.finalized_at, seat.season, seat.match_id, seat.mode
         shape = (mode, seat.winner, (seat.wins_a, seat.wins_b), tuple(rounds.get(match_id, ())))
         cups, line = _effect(*shape, team_of(seat.seat))
@@ -182,18 +152,17 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
                                  seat.void_season, True)  # fmt: skip
             events.append(((seat.void_season, 1, seat.voided_at, 1, match_id), voided))
         elif match_id in teams:
-            table = services.MatchTable(
-                match_id, seat.completed_at, number, Mode(mode), Team(seat.winner),
-                teams[match_id], [player.pk], {} if cups is None else {player.pk: cups},
-            )  # fmt: skip
-            for pair in services.pair_rows(table):
-                key = (pair["side"], pair["season"], pair["mode"], pair["other_id"])
-                held = figures.pairs.setdefault(key, [0, 0, 0])
-                for n, name in enumerate(services.PAIR_COUNTS):
-                    held[n] += pair[name]
-            for variant in table.variants():
-                runs.setdefault(variant, []).append(((seat.completed_at, match_id), table))
-    events += [] if player.is_bot else [((season + 1, 0), None) for season in ends]
+            facts = (seat.completed_at, number, Mode(mode), Team(seat.winner))
+            table = services.MatchTable(match_id, *facts, teams[match_id], [player.pk])
+            won, variants = table.won(player.pk), table.variants()
+            amounts = (1, int(won), cups or 0)
+            for other, side in table.others(player.pk):
+                for variant in variants:
+                    pair = (side, *variant, other)
+                    held = figures.pairs.get(pair, (0, 0, 0))
+                    figures.pairs[pair] = tuple(map(add, held, amounts))
+            for variant in variants:
+                games.setdefault(variant, []).append(((seat.completed_at, match_id), won))
     resets = {row[6]: row[4] for row in rows["ledger"] if row[1] == CupKind.SEASON_RESET}
     for key, event in sorted(events, key=itemgetter(0)):
         if event is None:
@@ -206,7 +175,7 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
         for step in steps:
             if isinstance(step, fold.Ledger):
                 row = (step.delta, step.at, step.cups_after, step.season)
-                ledger[step.kind, step.subject, player.pk] = row
+                ledger[step.kind, step.subject] = row
             elif isinstance(step, fold.SeasonOpened):
                 seasons.setdefault((step.season,), [*ZEROS, 0, 0, step.cups, step.cups])
             elif isinstance(step, fold.SeasonCups):
@@ -218,36 +187,33 @@ def player_replay(player: Player, rows: dict[str, list], ends: dict[int, tuple])
                 season[:RANKED] = map(combine, season[:RANKED], step.line)
                 for variant in ((tables.ALL_SEASONS, step.mode), (step.season, step.mode)):
                     counts = figures.modes.get(variant, ZEROS)
-                    figures.modes[variant] = list(map(combine, counts, step.line))
+                    figures.modes[variant] = tuple(map(combine, counts, step.line))
                 if step.ranked:
                     season[RANKED] += step.sign * step.line[0]
                     season[RANKED + 1] += step.sign * step.line[1]
-    for variant, matches in runs.items():
-        streaks, done = services.StreakState(), list[StreakRun]()
-        for at_match, table in sorted(matches, key=itemgetter(0)):
-            moved = runs_moved(
-                (), streaks.current, streaks.streaks, at_match, table.won(player.pk), True
-            )
-            streaks = services.StreakState(moved.streaks, moved.current)
-            done += moved.ended
-        figures.streaks[variant] = replace(streaks, ended=done)
-    streak_rows = {key: (*STREAKS(run.streaks), run.current.last[1])
-                   for key, run in figures.streaks.items() if run.current}  # fmt: skip
-    replayed = {"stats": {(): stats}, "seasons": seasons, "ledger": ledger, "modes": figures.modes}
+    streak_rows = {}
+    for variant, played in games.items():  # a run: matches of one result in completion order
+        runs = []
+        for won, group in groupby(sorted(played), key=itemgetter(1)):
+            keys = [key for key, _ in group]
+            runs.append(StreakRun(won, keys[0], keys[-1], len(keys)))
+        current = runs.pop()
+        streaks = streaks_of_runs(runs, current)
+        figures.streaks[variant] = services.StreakState(streaks, current, runs)
+        streak_rows[variant] = (*STREAKS(streaks), current.last[1])
+    replayed = {"stats": {(): tuple(stats)}, "ledger": ledger, "modes": figures.modes}
+    replayed["seasons"] = {key: tuple(row) for key, row in seasons.items()}
     return state, replayed | {"pairs": figures.pairs, "streaks": streak_rows}, boards, figures
 
 
-# --- the comparison -------------------------------------------------------------------------
-
-
-def _subject(name: str, player: Any, key: tuple) -> str:
-    """What a difference of figure ``name`` of ``player`` (id, username) names, by its key."""
-    label = f"player {player[1]} (id {player[0]})"
-    if isinstance(FIELDS[name], str):
+def _subject(name: str, player: Player, key: tuple) -> str:
+    """What a difference of figure ``name`` of ``player`` names, by its key."""
+    label = f"player {player.username} (id {player.pk})"
+    if name in WHOLE:
         season, mode = key[1:3] if name == "pairs" else key
         variant = f"{'all time' if season == tables.ALL_SEASONS else f'season {season}'}, {mode}"
         what = f"{key[0]} {key[3]}" if name == "pairs" else {"modes": "statistics"}.get(name, name)
-        return f"player {player[0]}, {what} ({variant})"
+        return f"player {player.pk}, {what} ({variant})"
     if name == "ledger":
         kind = {CupKind.MATCH: "match", CupKind.VOID: "void of match"}.get(key[0])
         return f"ledger {kind or 'reset opening season'} {key[1]}, {label}"
@@ -260,10 +226,10 @@ def _compared(name: str, subject: str, was: tuple | None, now: tuple | None) -> 
     """The differences of one row of figure ``name`` (``was`` stored, ``now`` replayed; None:
     no row): field by field (a row on one side only by its ``NAMED_BY``), or whole."""
     fields = FIELDS[name]
-    if isinstance(fields, str):
-        shown = [None if v is None else dict(zip(STAT_FIELDS, v, strict=True)) if name == "modes"
+    if name in WHOLE:
+        shown = [None if v is None else dict(zip(fields, v, strict=True)) if name == "modes"
                  else tuple(v) for v in (was, now)]  # fmt: skip
-        return [Difference(subject, fields, shown[0], shown[1])]
+        return [Difference(subject, WHOLE[name], shown[0], shown[1])]
     named = fields if was is not None and now is not None else NAMED_BY[name]
     empty = (None,) * len(fields)
     return [
@@ -280,20 +246,22 @@ KIND_ORDER = {CupKind.MATCH: 0, CupKind.VOID: 1, CupKind.SEASON_RESET: 2}
 
 
 class LadderCheck:
-    """Compares each replayed player with their stored rows (in id order), then the frozen
-    standings' ranks and the current season's board, handing each difference to ``found``
-    and counting them (``differences``, ``frozen`` of them in standings). ``ends``: each
-    finalized season's ``(reset floor, time)``; ``only``: that season's figures alone."""
+    """Compares each replayed player with their stored rows, then the frozen standings' ranks
+    and the current board, handing each difference to ``found`` and counting them (``frozen``:
+    those in standings). ``only``: a season checked alone."""
 
-    def __init__(self, ends: dict, current: int, only: int | None, found: Callable) -> None:
-        self.ends, self.current, self.only, self.found = ends, current, only, found
+    def __init__(self, only: int | None, found: Callable) -> None:
+        ended = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
+        rows = ended.values_list("season_id", "reset_floor", "season__finalized_at")
+        self.ends = {number: (floor, at) for number, floor, at in rows}
+        self.current, self.only, self.found = current_season_number(), only, found
         self.differences = self.frozen = 0
         self.counted: Counter[int] = Counter()
         # The board's counts as stored before any chunk is read (``--fix`` moves them).
-        self.stored_board = stored_board(current) if self._in(current) else None
+        self.stored_board = stored_board(self.current) if self._in(self.current) else None
         # Per finalized season, an int per player on its board at its end that sorts in
         # leaderboard order (more cups, earlier change, lower id), with the stored rank.
-        self.boards: dict[int, list[int]] = {n: [] for n in ends if self._in(n)}
+        self.boards: dict[int, list[int]] = {n: [] for n in self.ends if self._in(n)}
 
     def _in(self, season: int) -> bool:
         return self.only is None or self.only == season
@@ -306,19 +274,15 @@ class LadderCheck:
     def player(self, player: Player, rows: dict[str, list], repair: LadderRepair | None) -> None:
         """Report the player's differences; add what to write to ``repair`` (``--fix``)."""
         state, replayed, boards, figures = player_replay(player, rows, self.ends)
-        season = replayed["seasons"].get((self.current,))
-        on_board = season is not None and tables.counts_for_the_board(season[RANKED])
-        on_board = on_board and may_be_on_a_board(player)
+        pid = player.pk
+        ranked = replayed["seasons"].get((self.current,), (0,) * (RANKED + 1))[RANKED]
+        on_board = tables.counts_for_the_board(ranked) and may_be_on_a_board(player)
         board = self.current if on_board else player.board_season
         board = None if not on_board and board == self.current else board
         self.counted.update([state.cups] if on_board and self._in(self.current) else [])
-        stored = {name: {tuple(r[1 : 1 + n]): r[1 + n :] for r in rows.get(name, ())}
+        stored = {name: {tuple(r[1 : 1 + n]): r[1 + n :] for r in rows[name]}
                   for name, n in KEYS.items()}  # fmt: skip
         stored["stats"] = stored["stats"] or {(): ZEROS}
-        stored["ledger"] = {  # a reset has no match (constraint a_match_unless_a_reset)
-            (CupKind.SEASON_RESET, r[6], r[0]) if r[2] is None else (r[1], r[2], r[0]): r[3:]
-            for r in rows["ledger"]
-        }
         stored["totals"] = {(): (player.cups, player.best_cups, player.cups_changed_at)}
         stored["board"] = {(): (player.board_season,)}
         replayed["totals"] = {(): (state.cups, state.best_cups, state.changed_at)}
@@ -329,29 +293,30 @@ class LadderCheck:
             rank = stored["standings"].get((number,), (None,))[0]
             if number in self.boards and (rank is not None or not player.is_banned):
                 micros = 0 if at is None else (at - EPOCH) // timedelta(microseconds=1) + (1 << 62)
-                key = ((((1 << 31) - cups) << 64) | micros) << RANK_BITS | player.pk
+                key = ((((1 << 31) - cups) << 64) | micros) << RANK_BITS | pid
                 self.boards[number].append(key << RANK_BITS | (rank or 0))
                 replayed["standings"][number,] = (rank, cups, *ended)
-        state = replace(state, board_season=board, banned=player.is_banned, bot=player.is_bot)
-        who = (player.pk, player.username)
+        state = replace(state, board_season=board, banned=player.is_banned)
         for name, fields in FIELDS.items():
+            if stored[name] == replayed[name]:  # then so are the rows checked
+                continue
             was_all, now_all = (self._kept(name, player, side[name]) for side in (stored, replayed))
             ordered = (lambda key: (KIND_ORDER[key[0]], key[1])) if name == "ledger" else None
             for key in sorted(was_all.keys() | now_all.keys(), key=ordered):
                 was, now = was_all.get(key), now_all.get(key)
-                if was is not None and now is not None and tuple(was) == tuple(now):
+                if was == now:
                     continue
-                for difference in _compared(name, _subject(name, who, key), was, now):
+                for difference in _compared(name, _subject(name, player, key), was, now):
                     self.report(difference)
                 if repair is None or name == "standings":
                     continue
                 if name in ("totals", "board"):
-                    repair.players[player.pk] = state
-                elif name in ("pairs", "streaks", "modes"):
-                    repair.figures[player.pk] = figures
+                    repair.players[pid] = state
+                elif name in WHOLE:
+                    repair.figures[pid] = figures
                 else:  # stats, seasons, ledger: a row None is removed
                     values = None if now is None else dict(zip(fields, now, strict=True))
-                    where = (player.pk, *key) if name == "seasons" else key or player.pk
+                    where = {"seasons": (pid, *key), "ledger": (*key, pid)}.get(name, pid)
                     getattr(repair, name)[where] = values
 
     def _kept(self, name: str, player: Player, rows: dict[tuple, Any]) -> dict[tuple, Any]:
@@ -359,13 +324,13 @@ class LadderCheck:
         if name in ("totals", "board"):
             on = self._in(self.current) and (name == "totals" or may_be_on_a_board(player))
             return rows if on else {}
-        if name in ("seasons", "ledger", "standings"):
-            kept = {k: v for k, v in rows.items() if self._in(v[3] if name == "ledger" else k[0])}
-            return {k: v for k, v in kept.items() if name != "standings" or k[0] in self.boards}
+        if name == "standings":
+            return {key: row for key, row in rows.items() if key[0] in self.boards}
+        if name in ("seasons", "ledger"):
+            return {k: v for k, v in rows.items() if self._in(v[3] if name == "ledger" else k[0])}
         if self.only is not None or (name != "stats" and player.is_bot):
             return {}
-        held = HELD.get(name, 0)
-        return {key: values for key, values in rows.items() if not held or any(values[:held])}
+        return rows if name == "stats" else {k: v for k, v in rows.items() if any(v[: HELD[name]])}
 
     def finish(self) -> None:
         """Report the standings' ranks that differ, then the current board's counts."""
@@ -379,10 +344,9 @@ class LadderCheck:
             keys.clear()
             for start in range(0, len(wrong), CHUNK):
                 batch = wrong[start : start + CHUNK]
-                names = Player.objects.filter(pk__in=[pid for pid, _, _ in batch])
-                named = dict(names.values_list("pk", "username"))
+                named = Player.objects.in_bulk([pid for pid, _, _ in batch])
                 for pid, was, rank in batch:
-                    subject = _subject("standings", (pid, named[pid]), (number,))
+                    subject = _subject("standings", named[pid], (number,))
                     self.report(Difference(subject, "rank", was, rank, frozen=True))
         if self._in(self.current):
             found = board_differences(self.current, self.counted, self.stored_board)
@@ -401,50 +365,43 @@ def ladder_rebuild(
     chunk: int = CHUNK,
     progress: Callable[[int], Callable[[int], Any]] | None = None,
 ) -> LadderCheck:
-    """Replay the history player by player, hand every difference from what is stored to
-    ``report`` as it is found, and return the check that counted them; with ``fix``, write the
-    replay, one transaction per chunk of ``chunk`` players (standings excepted), then count
-    the current season's board again. ``season``: only that season's figures (its season
-    rows, ledger rows and standings; for the current season also the players' totals, board
-    season and the board's counts). ``progress(total)`` may return a function called with the
+    """Replay the history, hand every difference to ``report`` as it is found and return the
+    check that counted them; with ``fix``, write the replay, one transaction per chunk of
+    ``chunk`` players (standings excepted), then count the current board again. ``season``:
+    only that season's figures. ``progress(total)`` may return a function called with the
     players of each chunk done.
 
     Raises:
         Conflict: a season's end is running; its resets are half written.
     """
-    _running_end()
-    ends = SeasonEnd.objects.filter(season__status=SeasonStatus.FINALIZED)
-    rows = ends.values_list("season_id", "reset_floor", "season__finalized_at")
-    current = current_season_number()
-    check = LadderCheck({n: (floor, at) for n, floor, at in rows}, current, season, report)
+    check = LadderCheck(season, report)
+    current = check.current
     connection = connections[router.db_for_write(Player)]
     done = progress(Player.objects.count()) if progress else None
     after = 0
     while True:
         with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-            if fix:
-                _running_end()
+            if season_end_running():
+                raise Conflict("season", "a season's end is running; rebuild once it is finalized")
             chunked = Player.objects.filter(pk__gt=after).order_by("pk")
             players = list((chunked.select_for_update(no_key=True) if fix else chunked)[:chunk])
             if not players:
                 break
             first, last = players[0].pk, players[-1].pk
             if connection.vendor == "postgresql":
-                # Read a chunk's rows by their indexes: priced at its default, a random read
-                # costs four sequential ones, and whole tables would be read for each chunk.
+                # Plan a chunk's reads on indexes (at the default, 4, whole tables are read).
                 cursor.execute("SET LOCAL random_page_cost = 1.1")
             if fix:
                 stats = tables.PlayerStats.objects.filter(pk__gte=first, pk__lte=last)
                 list(stats.order_by("pk").select_for_update().values_list("pk"))
             repair = LadderRepair(current) if fix else None
-            with ExitStack() as reading:
-                streams = {}
-                for name, query in _reads(season, first, last).items():
-                    streams[name] = _Taken(read := query.iterator(chunk_size=chunk))
-                    reading.callback(read.close)  # type: ignore[attr-defined]
-                for player in players:
-                    taken = {name: stream.take(player.pk) for name, stream in streams.items()}
-                    check.player(player, taken, repair)
+            chunk_rows = {}  # each kind's rows by player id
+            for name, query in _reads(first, last).items():
+                grouped = groupby(query.iterator(chunk_size=chunk), itemgetter(0))
+                chunk_rows[name] = {pid: list(taken) for pid, taken in grouped}
+            for player in players:
+                taken = {name: rows.get(player.pk, []) for name, rows in chunk_rows.items()}
+                check.player(player, taken, repair)
             if repair:
                 ladder_repair(repair)
         after = last
@@ -456,8 +413,3 @@ def ladder_rebuild(
             list(BoardTotal.objects.select_for_update().filter(season=current).values_list("pk"))
             ladder_repair(LadderRepair(current, recount=True))
     return check
-
-
-def _running_end() -> None:
-    if season_end_running():
-        raise Conflict("season", "a season's end is running; rebuild once it is finalized")

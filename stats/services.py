@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
@@ -83,6 +84,16 @@ class MatchTable:
     def won(self, player_id: int) -> bool:
         """Whether ``player_id``'s team won the match."""
         return self.teams[player_id] is self.winner
+
+    def others(self, player_id: int) -> list[tuple[int, str]]:
+        """The other players of the match by id, each with their side to ``player_id``:
+        partner or opponent (``PairSide``)."""
+        team = self.teams[player_id]
+        return [
+            (other, PairSide.PARTNER.value if mine is team else PairSide.OPPONENT.value)
+            for other, mine in sorted(self.teams.items())
+            if other != player_id
+        ]
 
     def variants(self) -> list[tuple[int, str]]:
         """The ``(season, mode)`` of the stored rows the match counts in: over all time and
@@ -266,16 +277,13 @@ def pair_rows(table: MatchTable) -> list[dict[str, Any]]:
     for player_id in table.humans:
         won = int(table.won(player_id))
         cups = table.cups.get(player_id, 0)
-        for other, team in sorted(table.teams.items()):
-            if other == player_id:
-                continue
-            side = PairSide.PARTNER if team is table.teams[player_id] else PairSide.OPPONENT
+        for other, side in table.others(player_id):
             for season, mode in table.variants():
                 rows.append(
                     {
                         "player_id": player_id,
                         "other_id": other,
-                        "side": str(side),
+                        "side": side,
                         "season": season,
                         "mode": mode,
                         "matches": table.sign,
@@ -283,7 +291,7 @@ def pair_rows(table: MatchTable) -> list[dict[str, Any]]:
                         "cups": table.sign * cups,
                     }
                 )
-    rows.sort(key=lambda row: tuple(row[name] for name in PAIR_UNIQUE))
+    rows.sort(key=itemgetter(*PAIR_UNIQUE))
     return rows
 
 
@@ -554,8 +562,8 @@ class PlayerFigures:
     order) by ``(season, mode)``; ``pairs``, ``[matches, won, cups]`` by ``(side, season,
     mode, other id)``; ``streaks`` by ``(season, mode)``, each with every ended run."""
 
-    modes: dict[tuple[int, str], list[int]] = field(default_factory=dict)
-    pairs: dict[tuple[str, int, str, int], list[int]] = field(default_factory=dict)
+    modes: dict[tuple[int, str], tuple[int, ...]] = field(default_factory=dict)
+    pairs: dict[tuple[str, int, str, int], tuple[int, ...]] = field(default_factory=dict)
     streaks: dict[tuple[int, str], StreakState] = field(default_factory=dict)
 
 

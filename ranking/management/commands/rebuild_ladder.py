@@ -52,21 +52,20 @@ class Command(BaseCommand):
                 season=season,
                 chunk=chunk,
                 report=lambda difference: self.stdout.write(str(difference)),
-                # disable=None: a bar on a terminal, nothing when the output is piped.
                 progress=lambda total: tqdm(total=total, file=sys.stderr, disable=None).update,
             )
         except DomainError as error:
             raise CommandError(error.message) from error
+        problems = []
         if not outcome.differences:
             self.stdout.write("No difference: the stored ladder is what the rounds give.")
-        problems = []
-        if outcome.differences and not fix:
+        elif not fix:
             option = "" if season is None else f" --season {season}"
             problems.append(
                 f"{outcome.differences} difference(s) found; run with --fix{option} to write "
                 "the recomputed values"
             )
-        if outcome.differences and fix:
+        else:
             self.stdout.write(f"Fixed {outcome.differences - outcome.frozen} difference(s).")
             if outcome.frozen:
                 problems.append(
